@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from handsite import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("groups/new/", views.group_create, name="group_create"),
+    path("groups/<slug:group_slug>/", views.group_detail, name="group_detail"),
+    path("groups/<slug:group_slug>/edit/", views.group_edit, name="group_edit"),
+    path("groups/<slug:group_slug>/leave/", views.group_leave, name="group_leave"),
+    path("groups/<slug:group_slug>/invite-link/", views.invite_link, name="group_invite_link"),
+    path("groups/<slug:group_slug>/invite-email/", views.invite_email, name="group_invite_email"),
+    path("groups/<slug:group_slug>/members/<int:membership_id>/role/", views.member_role, name="member_role"),
+    path(
+        "groups/<slug:group_slug>/members/<int:membership_id>/remove/",
+        views.member_remove,
+        name="member_remove",
+    ),
+    path("join/<str:token>/", views.invitation, name="invitation"),
+    path("profile/", views.profile, name="profile"),
+    path("accounts/", include("allauth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    # The online-play and score-sheet apps own everything under their own URL files.
+    path("", include("games.urls")),
+    path("", include("scoring.urls")),
+    path("admin/", admin.site.urls),
+]
