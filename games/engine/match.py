@@ -1,0 +1,197 @@
+"""The game across deals: totals, the number of deals, tie-breaks, the next dealer and the winner.
+
+Works for both families. Hand family: lowest total wins; Hand and Foot: highest total wins. A void
+deal (stock exhausted) scores nothing and does not count towards the number of deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import InvalidOptions, _
+from .scoring import DealScore, InvalidFacts
+from .variants import HandAndFootVariant, HandVariant, get_variant, opening_minimum, scoring_deals
+
+TIE_BREAK_BY_RULE = frozenset({"jordanian", "egyptian"})
+"""Rule sets that always play tie-break deals (000); the others follow the ``tie_break`` option."""
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One deal of a game: who dealt it and its score."""
+
+    dealer: int
+    score: DealScore
+
+
+@dataclass(frozen=True)
+class MatchStatus:
+    """Where a game stands after its deals so far.
+
+    ``sides`` and ``totals`` are parallel (a side is a seat, or a team's seats). ``winners`` holds the
+    winning sides' seats (more than one only for a shared win). ``next_deal_number`` is 1-based and
+    counts scoring deals (a void deal is replayed under the same number). ``next_dealer`` and
+    ``next_opening_minimum`` (Hand and Foot) are ``None`` once the game is finished.
+    """
+
+    sides: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    scoring_deals_played: int
+    scoring_deals_required: int
+    finished: bool
+    winners: tuple[tuple[int, ...], ...]
+    next_dealer: int | None
+    next_deal_number: int
+    in_tie_break: bool
+    lower_is_better: bool
+    next_opening_minimum: int | None = None
+
+    def totals_by_seat(self) -> tuple[int, ...]:
+        """A side's total on each of its seats."""
+        by_seat = [0] * sum(len(seats) for seats in self.sides)
+        for seats, total in zip(self.sides, self.totals, strict=True):
+            for seat in seats:
+                by_seat[seat] = total
+        return tuple(by_seat)
+
+
+def _variant(variant) -> HandVariant | HandAndFootVariant:
+    return get_variant(variant) if isinstance(variant, str) else variant
+
+
+def _teams(variant, options) -> bool:
+    if isinstance(variant, HandAndFootVariant):
+        return variant.teams
+    return bool(options.get("teams"))
+
+
+def _sides(variant, options, players: int) -> tuple[tuple[int, ...], ...]:
+    if _teams(variant, options):
+        return ((0, 2), (1, 3))
+    return tuple((seat,) for seat in range(players))
+
+
+def _check_players(variant, players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidFacts(_("The number of players must be a whole number."))
+    if not variant.min_players <= players <= variant.max_players:
+        raise InvalidFacts(
+            _("{name} is played by {low} to {high} players, not {players}."),
+            name=variant.name,
+            low=variant.min_players,
+            high=variant.max_players,
+            players=players,
+        )
+
+
+def _check_dealer(dealer: object, players: int) -> int:
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise InvalidFacts(
+            _("The dealer must be one of the {players} players."),
+            players=players,
+            dealer=dealer,
+        )
+    return dealer
+
+
+def next_dealer(variant, options: dict | None, players: int, previous_dealer: int, score: DealScore) -> int:
+    """Who deals the next deal.
+
+    jordanian, egyptian: the player with the highest score in the deal just finished; among tied
+    players the previous dealer if tied, else the tied player nearest after the previous dealer in
+    playing order. A deal where everybody scored 0 (a void deal too) is all tied, so the previous
+    dealer deals again. In teams mode "score" is each seat's own figure
+    (:meth:`DealScore.figures_by_seat`: the winner's partner 0). Every other rule set (Hand and
+    Foot too): the next seat.
+    """
+    variant = _variant(variant)
+    _check_players(variant, players)
+    previous_dealer = _check_dealer(previous_dealer, players)
+    if getattr(variant, "next_dealer", "rotate") != "highest":
+        return (previous_dealer + 1) % players
+    figures = score.figures_by_seat()
+    if len(figures) != players:
+        raise InvalidFacts(
+            _("The deal has scores for {count} players, not {players}."), count=len(figures), players=players
+        )
+    highest = max(figures)
+    for step in range(players):
+        seat = (previous_dealer + step) % players
+        if figures[seat] == highest:
+            return seat
+    raise AssertionError("unreachable: some seat has the highest figure")  # pragma: no cover
+
+
+def _best(totals: Sequence[int], lower_is_better: bool) -> tuple[int, ...]:
+    best = min(totals) if lower_is_better else max(totals)
+    return tuple(index for index, total in enumerate(totals) if total == best)
+
+
+def match_status(
+    variant, options: dict | None, players: int, first_dealer: int, deals: Sequence[DealRecord]
+) -> MatchStatus:
+    """The game after ``deals`` (in order, void deals included).
+
+    The game ends after the rule set's number of scoring deals (void deals do not count). If the
+    best total is then tied, tie-break deals are played one at a time until one side is best alone:
+    always in jordanian and egyptian, per the ``tie_break`` option (default on) in the other Hand
+    rule sets. Hand and Foot has no tie-break deals: a tie for the highest total is a shared win.
+    Raises :class:`InvalidFacts` for a deal recorded after the game was over, a dealer out of range
+    or a deal whose sides do not match the game.
+    """
+    variant = _variant(variant)
+    options = options or {}
+    _check_players(variant, players)
+    if _teams(variant, options) and players != 4:
+        raise InvalidOptions(_("Partnership play needs exactly 4 players."))
+    dealer = _check_dealer(first_dealer, players)
+    sides = _sides(variant, options, players)
+    hand_and_foot = isinstance(variant, HandAndFootVariant)
+    lower_is_better = not hand_and_foot
+    if hand_and_foot:
+        tie_break = False
+    else:
+        tie_break = variant.slug in TIE_BREAK_BY_RULE or bool(options.get("tie_break", True))
+    required = scoring_deals(variant, options)
+
+    totals = [0] * len(sides)
+    played = 0
+    finished = False
+    for number, record in enumerate(deals, start=1):
+        if finished:
+            raise InvalidFacts(_("The game was already over before deal {number}."), number=number)
+        _check_dealer(record.dealer, players)
+        score = record.score
+        if tuple(side.seats for side in score.sides) != sides:
+            raise InvalidFacts(
+                _("Deal {number} is not scored for this game's players or teams."), number=number
+            )
+        if not score.void:
+            played += 1
+            for index, side in enumerate(score.sides):
+                totals[index] += side.points
+            if played >= required:
+                finished = len(_best(totals, lower_is_better)) == 1 or not tie_break
+        dealer = next_dealer(variant, options, players, record.dealer, score)
+
+    winners = tuple(sides[index] for index in _best(totals, lower_is_better)) if finished else ()
+    minimum = None
+    if hand_and_foot and not finished:
+        minimum = opening_minimum(variant, played)
+    return MatchStatus(
+        sides=sides,
+        totals=tuple(totals),
+        scoring_deals_played=played,
+        scoring_deals_required=required,
+        finished=finished,
+        winners=winners,
+        next_dealer=None if finished else dealer,
+        next_deal_number=played + 1,
+        in_tie_break=not finished and played >= required,
+        lower_is_better=lower_is_better,
+        next_opening_minimum=minimum,
+    )
+
+
+__all__ = ["TIE_BREAK_BY_RULE", "DealRecord", "MatchStatus", "match_status", "next_dealer"]
