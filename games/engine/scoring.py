@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from .cards import ACE, JOKER, Card, format_cards
 from .errors import DomainError, InvalidOptions, _
+from .melds import Wilds
 from .variants import HandVariant, get_variant
 
 FINISHES = ("normal", "hand")
@@ -183,18 +184,6 @@ class HandDealFacts:
 # --- Card values -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _DealWilds:
-    """Which cards are wild in a deal (same rule as ``melds.Wilds``; used when none is given)."""
-
-    indicator: Card | None = None
-
-    def is_wild(self, card: Card) -> bool:
-        if self.indicator is None or self.indicator.rank == ACE:
-            return card.rank == JOKER
-        return card.rank == ACE and card.suit == self.indicator.suit
-
-
 def _variant(variant) -> HandVariant:
     if isinstance(variant, str):
         variant = get_variant(variant)
@@ -203,13 +192,9 @@ def _variant(variant) -> HandVariant:
     return variant
 
 
-def deal_wilds(variant, indicator: Card | None = None):
-    """The wild cards of a deal: ``melds.Wilds`` when available, else an equivalent helper."""
-    try:
-        from .melds import Wilds
-    except ImportError:  # pragma: no cover - melds.py is written by another engineer
-        return _DealWilds(indicator)
-    return Wilds(indicator)
+def deal_wilds(variant, indicator: Card | None = None) -> Wilds:
+    """The wild cards of a deal (``melds.Wilds``); the indicator only counts where the rule set has one."""
+    return Wilds(indicator if _variant(variant).indicator else None)
 
 
 def penalty_value(card: Card, variant, wilds=None) -> int:
@@ -221,7 +206,7 @@ def penalty_value(card: Card, variant, wilds=None) -> int:
     """
     variant = _variant(variant)
     if wilds is None:
-        wilds = _DealWilds()
+        wilds = Wilds()
     if wilds.is_wild(card):
         return variant.wild_penalty
     if card.rank in (ACE, JOKER):
@@ -503,7 +488,7 @@ def score_hand_deal(variant, options: dict | None, facts: HandDealFacts) -> Deal
     _check_winner_opened(variant, row, winner, opened[winner])
     _check_card_counts(variant, players, held, facts.indicator)
 
-    wilds = deal_wilds(variant, facts.indicator) if variant.indicator else _DealWilds()
+    wilds = deal_wilds(variant, facts.indicator)
     partner = (winner + 2) % 4 if teams else None
     figures = [0] * players
     parts_by_seat: dict[int, tuple[ScorePart, ...]] = {}
