@@ -147,6 +147,47 @@ class DealScore:
         """Each seat's own figure (see the class docstring)."""
         return self.seat_figures or self.points_by_seat()
 
+    def to_json(self) -> dict:
+        """Plain JSON data (labels stay untranslated templates); :meth:`from_json` reads it back."""
+        return {
+            "void": self.void,
+            "seat_figures": list(self.seat_figures),
+            "sides": [
+                {
+                    "seats": list(side.seats),
+                    "points": side.points,
+                    "parts": [
+                        {
+                            "label": part.label,
+                            "params": dict(part.params),
+                            "points": part.points,
+                            "seat": part.seat,
+                        }
+                        for part in side.parts
+                    ],
+                }
+                for side in self.sides
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> DealScore:
+        return cls(
+            sides=tuple(
+                SideScore(
+                    tuple(side["seats"]),
+                    side["points"],
+                    tuple(
+                        ScorePart(part["label"], dict(part["params"]), part["points"], part.get("seat"))
+                        for part in side["parts"]
+                    ),
+                )
+                for side in data["sides"]
+            ),
+            void=data["void"],
+            seat_figures=tuple(data.get("seat_figures", ())),
+        )
+
 
 # --- Facts -------------------------------------------------------------------------------------
 

@@ -343,3 +343,19 @@ def test_error_sentences_are_templates_with_params_for_translation():
     assert caught.value.params["number"] == 2
     arabic = {caught.value.template: "اللاعب {number}: {points}"}
     assert caught.value.sentence(arabic.get) == "اللاعب 2: -4"
+
+
+def test_a_deal_score_round_trips_through_json():
+    import json
+
+    from games.engine.scoring import DealScore
+
+    facts = HandDealFacts(
+        players=4,
+        winner=1,
+        opened=(True, True, False, True),
+        held=(cards("KS 7H"), None, None, 5),
+        teams=True,
+    )
+    score = score_hand_deal("classic", {}, facts)
+    assert DealScore.from_json(json.loads(json.dumps(score.to_json()))) == score
