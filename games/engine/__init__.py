@@ -1,0 +1,146 @@
+"""The rules engine of the Hand family: pure Python, no Django.
+
+Playing a game (the web layer's whole interface)::
+
+    state = new_game("classic", players=4, options={"teams": True}, seed=None)  # validates options
+    events = apply(state, seat, {"type": "draw"})     # DomainError (state unchanged) if not allowed
+    picture = view(state, seat)                       # what that seat may see; seat=None: spectator
+    moves = legal_actions(state, seat)                # for buttons and bots
+    move = bot_action(state, seat)                    # a greedy bot's next action, one step at a time
+    text = dumps(state); state = loads(text)          # JSON with "format_version"
+    state = replay("classic", options, 4, seed, [(seat, action), ...])
+
+Actions are small JSON-able dicts (see :mod:`games.engine.actions` for every format); events are
+JSON-able dicts with a ``"type"`` (filter them per seat with :func:`visible_events`). The pieces:
+:mod:`.cards`, :mod:`.errors`, :mod:`.variants`, :mod:`.melds` and :mod:`.solver` (melds and the
+meld search), :mod:`.scoring` and :mod:`.match` (deal and game scoring), :mod:`.deal`,
+:mod:`.actions`, :mod:`.game`, :mod:`.view`, :mod:`.persist` and :mod:`.bot` (the deal as a state
+machine, the game around it, views, persistence and the bot).
+"""
+
+from .actions import ACTION_TYPES, legal_actions
+from .bot import bot_action
+from .cards import Card, format_cards, make_deck, new_seed, parse_cards, shuffled
+from .deal import DEAL_OVER, DRAW, GAME_OVER, PHASES, PLAY, DealState, Event, TableMeld, derive_seed
+from .errors import DomainError, IllegalAction, InvalidCards, InvalidOptions, MeldError
+from .game import GameState, apply, can, deal_facts, new_game, verify
+
+# The melds and scoring engineers' public names.
+from .handfoot import (
+    HandFootSideFacts,
+    handfoot_card_points,
+    handfoot_held_cost,
+    handfoot_meld_check,
+    score_handfoot_deal,
+)
+from .match import DealRecord, MatchStatus, match_status, next_dealer
+from .melds import (
+    AmbiguousWild,
+    Meld,
+    MeldRules,
+    Wilds,
+    exchange_wild,
+    lay_off,
+    make_meld,
+    meld_options,
+    meld_value,
+)
+from .persist import FORMAT_VERSION, dumps, from_json, loads, replay, to_json
+from .scoring import (
+    FINISHES,
+    HAND_NAMES,
+    DealScore,
+    HandDealFacts,
+    ScorePart,
+    SideScore,
+    penalty_value,
+    score_hand_deal,
+)
+from .solver import KuwaitiHand, best_melds, can_meld_all, going_out_melds, kuwaiti_hand, meld_partition
+from .variants import (
+    HAND_AND_FOOT_VARIANTS,
+    HAND_VARIANTS,
+    VARIANTS,
+    get_variant,
+    scoring_deals,
+    validate_options,
+)
+from .view import view, visible_events
+
+__all__ = [
+    "ACTION_TYPES",
+    "DEAL_OVER",
+    "DRAW",
+    "FINISHES",
+    "FORMAT_VERSION",
+    "GAME_OVER",
+    "HAND_AND_FOOT_VARIANTS",
+    "HAND_NAMES",
+    "HAND_VARIANTS",
+    "PHASES",
+    "PLAY",
+    "VARIANTS",
+    "AmbiguousWild",
+    "Card",
+    "DealRecord",
+    "DealScore",
+    "DealState",
+    "DomainError",
+    "Event",
+    "GameState",
+    "HandDealFacts",
+    "HandFootSideFacts",
+    "IllegalAction",
+    "InvalidCards",
+    "InvalidOptions",
+    "KuwaitiHand",
+    "MatchStatus",
+    "Meld",
+    "MeldError",
+    "MeldRules",
+    "ScorePart",
+    "SideScore",
+    "TableMeld",
+    "Wilds",
+    "apply",
+    "best_melds",
+    "bot_action",
+    "can",
+    "can_meld_all",
+    "deal_facts",
+    "derive_seed",
+    "dumps",
+    "exchange_wild",
+    "format_cards",
+    "from_json",
+    "get_variant",
+    "going_out_melds",
+    "handfoot_card_points",
+    "handfoot_held_cost",
+    "handfoot_meld_check",
+    "kuwaiti_hand",
+    "lay_off",
+    "legal_actions",
+    "loads",
+    "make_deck",
+    "make_meld",
+    "match_status",
+    "meld_options",
+    "meld_partition",
+    "meld_value",
+    "new_game",
+    "new_seed",
+    "next_dealer",
+    "parse_cards",
+    "penalty_value",
+    "replay",
+    "score_hand_deal",
+    "score_handfoot_deal",
+    "scoring_deals",
+    "shuffled",
+    "to_json",
+    "validate_options",
+    "verify",
+    "view",
+    "visible_events",
+]

@@ -1,0 +1,223 @@
+"""The game across deals, and the one dispatch point for every move: :func:`apply`.
+
+A :class:`GameState` holds the rule set, the options (validated), the number of players, the
+game's seed, the finished deals' scores and the current deal. ``apply(state, seat, action)`` runs
+one action; when it ends the deal, the deal is scored (``scoring.score_hand_deal``), the game's
+standing is worked out (``match.match_status``) and the next deal is dealt at once, by the dealer
+the rules name, or the game ends. A refused action raises a :class:`DomainError` and leaves the
+state exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import perform, variant_of
+from .cards import new_seed
+from .deal import DEAL_OVER, GAME_OVER, DealState, Event, card_json, derive_seed, start_deal
+from .errors import InvalidOptions, _
+from .match import DealRecord, MatchStatus, match_status
+from .scoring import DealScore, HandDealFacts, score_hand_deal
+from .variants import HAND_VARIANTS, validate_options
+
+
+@dataclass
+class GameState:
+    """A whole game of a Hand-family rule set. Change it only through :func:`apply`."""
+
+    variant: str
+    options: dict
+    players: int
+    seed: int
+    first_dealer: int
+    deal: DealState
+    records: list[DealRecord] = field(default_factory=list)
+    version: int = 0  # number of actions applied; the web layer checks it against double submits
+    finished: bool = False
+    winners: list[int] = field(default_factory=list)  # seats (both partners of a winning team)
+    last_deal: dict | None = None  # the previous deal's result, hands shown (as at a real table)
+
+    @property
+    def phase(self) -> str:
+        """``"draw"``, ``"play"`` or ``"game_over"``."""
+        return GAME_OVER if self.finished else self.deal.phase
+
+    @property
+    def teams(self) -> bool:
+        return bool(self.options.get("teams"))
+
+    @property
+    def current(self) -> int | None:
+        """The seat to move, ``None`` when the game is over."""
+        return None if self.finished else self.deal.current
+
+    def copy(self) -> GameState:
+        return GameState(
+            variant=self.variant,
+            options=dict(self.options),
+            players=self.players,
+            seed=self.seed,
+            first_dealer=self.first_dealer,
+            deal=self.deal.copy(),
+            records=list(self.records),
+            version=self.version,
+            finished=self.finished,
+            winners=list(self.winners),
+            last_deal=self.last_deal,
+        )
+
+    def status(self) -> MatchStatus:
+        """The game's standing (totals, deals played, tie-break, winners) from ``match.match_status``."""
+        return match_status(variant_of(self), self.options, self.players, self.first_dealer, self.records)
+
+
+def new_game(variant: str, players: int, options: dict | None = None, seed: int | None = None) -> GameState:
+    """Start a game: validate the options, draw the first dealer from the seed and deal the first deal."""
+    if variant not in HAND_VARIANTS:
+        raise InvalidOptions(_("There is no Hand rule set called “{slug}”."), slug=variant)
+    options = validate_options(variant, players, options)
+    if seed is None:
+        seed = new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidOptions(_("A game's seed is a whole number of 0 or more."))
+    first_dealer = derive_seed(seed, "first-dealer") % players
+    deal = start_deal(HAND_VARIANTS[variant], players, seed, 0, first_dealer)
+    return GameState(variant, options, players, seed, first_dealer, deal)
+
+
+def apply(state: GameState, seat: int | None, action: dict) -> list[Event]:
+    """Apply one player's action; return what happened as events (with secrets: filter them with
+    ``view.visible_events`` before showing them). Raises a ``DomainError`` and changes nothing when
+    the action is not allowed now."""
+    work = state.copy()
+    events = perform(work, seat, action)
+    work.deal.events.extend(events)
+    if work.deal.phase == DEAL_OVER:
+        events += _next_deal(work)
+    work.version += 1
+    state.__dict__.update(work.__dict__)
+    return events
+
+
+def verify(state: GameState, seat: int | None, action: dict) -> None:
+    """Raise the ``DomainError`` that :func:`apply` would raise; change nothing."""
+    work = state.copy()
+    perform(work, seat, action)
+
+
+def can(state: GameState, seat: int | None, action: dict) -> bool:
+    """Whether :func:`apply` would accept the action now."""
+    from .errors import DomainError
+
+    try:
+        verify(state, seat, action)
+    except DomainError:
+        return False
+    return True
+
+
+def deal_facts(state: GameState) -> HandDealFacts:
+    """The facts of the finished current deal, for ``scoring.score_hand_deal``."""
+    deal = state.deal
+    result = deal.result or {}
+    winner = result.get("winner")
+    opened = list(deal.opened)
+    if winner is not None and not result.get("void"):
+        # For the winner, "opened" means before the turn in which they went out.
+        opened[winner] = deal.turn.opened_before or (
+            variant_of(state).scoring == "kuwaiti" and deal.opened[winner]
+        )
+    return HandDealFacts(
+        players=state.players,
+        winner=None if result.get("void") else winner,
+        finish=result.get("finish") or "normal",
+        opened=tuple(opened),
+        held=tuple(tuple(hand) for hand in deal.hands),
+        teams=state.teams,
+        indicator=deal.indicator,
+    )
+
+
+def _next_deal(work: GameState) -> list[Event]:
+    """Score the finished deal and deal the next one (or end the game)."""
+    variant = variant_of(work)
+    deal = work.deal
+    result = deal.result or {}
+    if result.get("redeal"):
+        work.deal = start_deal(variant, work.players, work.seed, deal.number, deal.dealer, deal.attempt + 1)
+        return list(work.deal.events)
+    score = score_hand_deal(variant, work.options, deal_facts(work))
+    work.records.append(DealRecord(deal.dealer, score))
+    status = work.status()
+    ended: Event = {
+        "type": "deal_ended",
+        "deal": deal.number,
+        "winner": result.get("winner"),
+        "finish": result.get("finish"),
+        "void": score.void,
+        "points": list(score.points_by_seat()),
+        "totals": _totals_by_seat(work, status),
+        "hands": [[card_json(card) for card in hand] for hand in deal.hands],
+    }
+    deal.events.append(ended)
+    work.last_deal = {k: v for k, v in ended.items() if k != "type"}
+    events = [ended]
+    if status.finished:
+        work.finished = True
+        work.winners = sorted(seat for side in status.winners for seat in _side_seats(side))
+        over: Event = {"type": "game_over", "winners": list(work.winners), "totals": ended["totals"]}
+        deal.events.append(over)
+        events.append(over)
+        return events
+    work.deal = start_deal(variant, work.players, work.seed, len(work.records), status.next_dealer)
+    return events + list(work.deal.events)
+
+
+def _side_seats(side) -> tuple[int, ...]:
+    return tuple(side) if isinstance(side, tuple | list) else (side,)
+
+
+def _totals_by_seat(work: GameState, status: MatchStatus) -> list[int]:
+    totals = [0] * work.players
+    for record in work.records:
+        for seat, points in enumerate(record.score.points_by_seat()):
+            totals[seat] += points
+    return totals
+
+
+def score_from_json(data: dict) -> DealScore:
+    from .scoring import ScorePart, SideScore
+
+    return DealScore(
+        sides=tuple(
+            SideScore(
+                tuple(side["seats"]),
+                side["points"],
+                tuple(
+                    ScorePart(part["label"], dict(part["params"]), part["points"], part.get("seat"))
+                    for part in side["parts"]
+                ),
+            )
+            for side in data["sides"]
+        ),
+        void=data["void"],
+        seat_figures=tuple(data.get("seat_figures", ())),
+    )
+
+
+def score_to_json(score: DealScore) -> dict:
+    return {
+        "void": score.void,
+        "seat_figures": list(score.seat_figures),
+        "sides": [
+            {
+                "seats": list(side.seats),
+                "points": side.points,
+                "parts": [
+                    {"label": part.label, "params": part.params, "points": part.points, "seat": part.seat}
+                    for part in side.parts
+                ],
+            }
+            for side in score.sides
+        ],
+    }

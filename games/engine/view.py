@@ -1,0 +1,115 @@
+"""What one seat may see: :func:`view` (``seat=None`` for a spectator) and :func:`visible_events`.
+
+A view holds the seat's own hand, every seat's card count, the melds on the table by owner (and
+team), the top of the discard pile and its size, the stock's size, the indicator, who has opened,
+whose turn it is and the phase, the deal and game scores and the deal's move log as events. Other
+seats' cards, the stock's order and the seed never appear. Once the game is over, every hand of
+the final deal is shown and the log is shown in full (for the replay).
+
+At the end of each deal the hands left are shown to everybody, as at a real table where they are
+counted (``last_deal``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import meld_json, opening_minimum_now, variant_of, wilds_of
+from .deal import Event, card_json, team_of
+from .game import GameState
+
+VIEW_VERSION = 1
+
+
+def visible_events(events: list[Event], seat: int | None, *, reveal: bool = False) -> list[Event]:
+    """``events`` as ``seat`` may see them: an event's ``"secret"`` part (a card drawn from the stock)
+    is merged in for the seat it concerns and dropped for everybody else (``reveal``: for all)."""
+    shown = []
+    for event in events:
+        secret = event.get("secret")
+        public = {key: value for key, value in event.items() if key != "secret"}
+        if secret is not None and (reveal or event.get("seat") == seat):
+            public.update(secret)
+        shown.append(public)
+    return shown
+
+
+def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The JSON-able picture of the game for ``seat`` (``None``: a spectator)."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
+        raise ValueError(f"no seat {seat!r} in a game of {state.players}")
+    deal = state.deal
+    variant = variant_of(state)
+    wilds = wilds_of(state)
+    over = state.finished
+    status = state.status()
+    teams = state.teams
+    seats = []
+    for number in range(state.players):
+        seats.append(
+            {
+                "seat": number,
+                "team": team_of(number, state.players, teams),
+                "cards": len(deal.hands[number]),
+                "opened": deal.opened[number],
+                "opening_total": deal.opening_totals[number],
+                "turns": deal.turns[number],
+                "dealer": number == deal.dealer,
+                "total": status.totals_by_seat()[number],
+            }
+        )
+    melds = []
+    for table_meld in deal.melds:
+        item = meld_json(table_meld)
+        item["team"] = team_of(table_meld.owner, state.players, teams)
+        melds.append(item)
+    result: dict[str, Any] = {
+        "view_version": VIEW_VERSION,
+        "variant": state.variant,
+        "options": dict(state.options),
+        "players": state.players,
+        "teams": teams,
+        "seat": seat,
+        "version": state.version,
+        "phase": state.phase,
+        "current": state.current,
+        "your_turn": seat is not None and not over and seat == deal.current,
+        "deal": {
+            "number": deal.number,
+            "attempt": deal.attempt,
+            "scoring_deal": status.next_deal_number if not over else status.scoring_deals_played,
+            "scoring_deals": status.scoring_deals_required,
+            "in_tie_break": status.in_tie_break,
+            "dealer": deal.dealer,
+            "first": deal.first,
+            "turn": deal.turn.number,
+            "drew": deal.turn.drew if not over else None,
+        },
+        "hand": [card_json(card) for card in deal.hands[seat]] if seat is not None else None,
+        "seats": seats,
+        "melds": melds,
+        "discard": {
+            "top": card_json(deal.discard[-1]) if deal.discard else None,
+            "count": len(deal.discard),
+        },
+        "stock": {"count": len(deal.stock)},
+        "indicator": card_json(deal.indicator) if deal.indicator is not None else None,
+        "wilds": {
+            "jokers": wilds.jokers_wild,
+            "aces_of": None if wilds.jokers_wild or deal.indicator is None else deal.indicator.suit,
+        },
+        "opening_minimum": opening_minimum_now(state),
+        "opening_rule": variant.opening,
+        "scores": {
+            "deals": [list(record.score.points_by_seat()) for record in state.records],
+            "void": [record.score.void for record in state.records],
+            "totals": list(status.totals_by_seat()),
+        },
+        "log": visible_events(deal.events, seat, reveal=over),
+        "last_deal": state.last_deal,
+        "finished": over,
+        "winners": list(state.winners),
+    }
+    if over:
+        result["hands"] = [[card_json(card) for card in hand] for hand in deal.hands]
+    return result
