@@ -67,17 +67,20 @@ class HandVariant:
 
 
 def _hand_options(
-    *, teams: bool = True, max_wild: bool, redeal: bool, no_out_first_turn: bool, deals: tuple = ()
+    *,
+    teams: bool = True,
+    tie_break: bool = True,
+    max_wild: bool,
+    redeal: bool,
+    no_out_first_turn: bool,
+    deals: tuple = (),
 ) -> tuple:
     options = []
     if teams:
         options.append(Option("teams", _("Partnership (4 players, partners opposite)"), False))
+    if tie_break:  # jordanian/egyptian always break ties by rule, so it is no option there
+        options.append(Option("tie_break", _("Play extra deals until one player is lowest alone"), True))
     options += [
-        Option(
-            "tie_break",
-            _("Play extra deals until one player is lowest alone"),
-            True,
-        ),
         Option(
             "no_out_first_turn",
             _("Nobody may go out in their first turn"),
@@ -135,7 +138,7 @@ HAND_VARIANTS: MappingProxyType[str, HandVariant] = MappingProxyType(
                 next_dealer="highest",
                 scoring="standard",
                 teams_allowed=True,
-                options=_hand_options(max_wild=False, redeal=True, no_out_first_turn=True),
+                options=_hand_options(tie_break=False, max_wild=False, redeal=True, no_out_first_turn=True),
             ),
             HandVariant(
                 slug="saudi",
@@ -198,7 +201,7 @@ HAND_VARIANTS: MappingProxyType[str, HandVariant] = MappingProxyType(
                 next_dealer="highest",
                 scoring="egyptian",
                 teams_allowed=True,
-                options=_hand_options(max_wild=False, redeal=True, no_out_first_turn=True),
+                options=_hand_options(tie_break=False, max_wild=False, redeal=True, no_out_first_turn=True),
             ),
         )
     }
