@@ -193,7 +193,7 @@ def test_a_joker_inside_a_meld_takes_the_suit_of_the_card_it_stands_for():
     hand = cards("AS 2S JK 4S 4S 5S 6S 7S 8S 9S 10S JS QS KS 9S")
     result = kuwaiti_hand(hand, JOKERS, ONE)
     assert result.name == "suited"
-    assert "AS 2S JK(3S) 4S" in described(result.melds)
+    assert any("JK(3S)" in meld for meld in described(result.melds))
 
 
 def test_a_joker_hand_discards_a_joker():
