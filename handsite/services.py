@@ -143,6 +143,7 @@ def regenerate_invite_link(
     return Invitation.objects.create(
         group=group,
         created_by=actor_membership.user,
+        created_at=now,
         expires_at=now + expires_in if expires_in else None,
     )
 

@@ -132,18 +132,29 @@ ACCOUNT_SESSION_REMEMBER = None
 # --- E-mail ---------------------------------------------------------------------------------
 # Development default: every e-mail is written as a file under var/mail/. Tests use locmem.
 EMAIL_MODE = env_choice("EMAIL_MODE", "file" if DEBUG else "smtp", ("file", "console", "smtp"))
-EMAIL_BACKEND = {
-    "file": "django.core.mail.backends.filebased.EmailBackend",
-    "console": "django.core.mail.backends.console.EmailBackend",
-    "smtp": "django.core.mail.backends.smtp.EmailBackend",
-}[EMAIL_MODE]
-EMAIL_FILE_PATH = VAR_DIR / "mail"
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
+if EMAIL_MODE == "smtp":
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": env_str("EMAIL_HOST", "localhost"),
+                "port": env_int("EMAIL_PORT", 587, minimum=1, maximum=65535),
+                "username": env_str("EMAIL_HOST_USER", ""),
+                "password": env_str("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+                "timeout": env_int("EMAIL_TIMEOUT", 20, minimum=1),
+            },
+        }
+    }
+elif EMAIL_MODE == "file":
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Hand <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -157,7 +168,9 @@ USE_TZ = True
 
 # --- Static files ---------------------------------------------------------------------------
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing folder
+WHITENOISE_USE_FINDERS = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -1,0 +1,82 @@
+import pytest
+from allauth.account.models import EmailAddress
+from django.urls import reverse
+
+from handsite.models import User
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_new_person_signs_up_with_a_display_name(client, mailoutbox):
+    response = client.post(
+        reverse("account_signup"),
+        {"email": "nour@example.com", "display_name": "Nour", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    user = User.objects.get(email="nour@example.com")
+    assert user.name == "Nour"
+    assert client.get(reverse("home")).context["user"] == user
+    # Development: verification is optional, but the confirmation e-mail is still sent.
+    assert any("nour@example.com" in mail.to for mail in mailoutbox)
+
+
+def test_signing_up_twice_with_one_email_is_refused(client, member):
+    response = client.post(
+        reverse("account_signup"),
+        {"email": member.email, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert User.objects.filter(email=member.email).count() == 1
+
+
+def test_a_person_logs_in_with_email_and_password(client, member):
+    response = client.post(reverse("account_login"), {"login": member.email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+
+
+def test_a_wrong_password_is_refused(client, member):
+    response = client.post(reverse("account_login"), {"login": member.email, "password": "wrong-password"})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_failed_logins_are_rate_limited(client, member):
+    for _ in range(6):
+        client.post(reverse("account_login"), {"login": member.email, "password": "nope"})
+    response = client.post(reverse("account_login"), {"login": member.email, "password": PASSWORD})
+    assert "Too many failed login attempts" in response.text
+    assert "_auth_user_id" not in client.session
+
+
+def test_mandatory_verification_keeps_an_unverified_person_out(client, settings, member):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    EmailAddress.objects.create(user=member, email=member.email, verified=False, primary=True)
+    response = client.post(reverse("account_login"), {"login": member.email, "password": PASSWORD})
+    assert "_auth_user_id" not in client.session
+    assert response.status_code == 302
+    assert "confirm-email" in response.url
+
+
+def test_password_reset_sends_an_email(client, member, mailoutbox):
+    client.post(reverse("account_reset_password"), {"email": member.email})
+    assert len(mailoutbox) == 1
+    assert "/accounts/password/reset/key/" in mailoutbox[0].body
+
+
+def test_account_pages_use_the_site_layout(client):
+    text = client.get(reverse("account_login")).text
+    assert "handsite/site.css" in text
+    assert 'class="site-header"' in text
+
+
+def test_a_person_changes_their_password(client, member):
+    client.force_login(member)
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": "another-long-pass-77", "password2": "another-long-pass-77"},
+    )
+    assert response.status_code == 302
+    member.refresh_from_db()
+    assert member.check_password("another-long-pass-77")

@@ -1,0 +1,87 @@
+"""Helpers for tests that need real services (PostgreSQL, Redis, chromium).
+
+Normally a missing service skips the test with a reason. Under CI=true every service must be there, so
+a missing one fails the test instead.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+DEFAULT_URLS = {
+    "postgres": "postgres://postgres@127.0.0.1:5432/postgres",
+    "redis": "redis://127.0.0.1:6379/0",
+}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def skip_or_fail(reason: str):
+    """Skip with the reason; under CI=true, fail with it."""
+    if in_ci():
+        pytest.fail(f"CI=true but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _reachable(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 0), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def service_url(name: str) -> str:
+    """The URL to use for a service: from the environment when it points there, else the default."""
+    if name == "postgres":
+        url = os.environ.get("DATABASE_URL", "")
+        return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_URLS["postgres"]
+    if name == "redis":
+        return os.environ.get("REDIS_URL") or DEFAULT_URLS["redis"]
+    raise ValueError(f"unknown service {name!r}")
+
+
+def require_service(name: str) -> str:
+    """The URL of a running service, or skip (fail under CI=true) when it is not running.
+    Names: "postgres", "redis", "chromium" (returns the executable path)."""
+    if name == "chromium":
+        if not Path(CHROMIUM).exists():
+            skip_or_fail(f"chromium is not installed at {CHROMIUM}")
+        return CHROMIUM
+    url = service_url(name)
+    if not _reachable(url):
+        skip_or_fail(f"{name} is not reachable at {url}")
+    return url
+
+
+def run_manage(*args: str, env: dict[str, str], timeout: int = 60) -> subprocess.CompletedProcess:
+    """Run manage.py in a fresh interpreter with exactly this extra environment (settings are read at
+    import, so settings tests need their own process)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DEBUG", "SECRET_KEY"))}
+    for name in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "EMAIL_MODE", "SITE_URL"):
+        base.pop(name, None)
+    base.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def membership_of(user, group):
+    return user.memberships.get(group=group)
