@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import ACE, JOKER, SUITS, Card
 from .deal import DEAL_OVER, DRAW, PLAY, Event, TableMeld, Turn, card_json, deck_for, redeal_holding
 from .errors import IllegalAction, InvalidCards, MeldError, _
-from .melds import MeldRules, Wilds, exchange_wild, lay_off, make_meld, meld_value
+from .melds import AmbiguousWild, MeldRules, Wilds, exchange_wild, lay_off, make_meld, meld_value
 from .variants import HAND_VARIANTS, HandVariant
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -205,19 +205,22 @@ def _build_meld(
         tries = [wild_as]
     else:
         tries = [{**wild_as, natural_ace.id: "A" + suit} for suit in SUITS]
-    error: MeldError | None = None
     for pins in tries:
         try:
             meld = make_meld(cards, wilds, rules, pins)
-        except MeldError as refusal:
-            error = error or refusal
+        except MeldError:
             continue
         face = dict(zip((c.id for c in meld.cards), meld.plays_as, strict=True))[natural_ace.id]
         if face[0] == ACE and (natural_ace.rank == JOKER or face[1] in ("", natural_ace.suit)):
             return meld
-        error = MeldError(_("A wild card taken from the discard pile counts only as a natural ace."))
-    assert error is not None
-    raise error
+    natural_only = MeldError(_("A wild card taken from the discard pile counts only as a natural ace."))
+    try:
+        make_meld(cards, wilds, rules, wild_as or None)
+    except AmbiguousWild:
+        raise natural_only from None
+    # Either the cards form no meld at all (that reason is raised) or only with the wild card
+    # standing for something else than an ace.
+    raise natural_only
 
 
 def _lay_down(game: GameState, seat: int, specs: object, *, natural_ace: Card | None = None) -> list[Event]:

@@ -17,7 +17,7 @@ from .cards import new_seed
 from .deal import DEAL_OVER, GAME_OVER, DealState, Event, card_json, derive_seed, start_deal
 from .errors import InvalidOptions, _
 from .match import DealRecord, MatchStatus, match_status
-from .scoring import DealScore, HandDealFacts, score_hand_deal
+from .scoring import HandDealFacts, score_hand_deal
 from .variants import HAND_VARIANTS, validate_options
 
 
@@ -183,41 +183,3 @@ def _totals_by_seat(work: GameState, status: MatchStatus) -> list[int]:
         for seat, points in enumerate(record.score.points_by_seat()):
             totals[seat] += points
     return totals
-
-
-def score_from_json(data: dict) -> DealScore:
-    from .scoring import ScorePart, SideScore
-
-    return DealScore(
-        sides=tuple(
-            SideScore(
-                tuple(side["seats"]),
-                side["points"],
-                tuple(
-                    ScorePart(part["label"], dict(part["params"]), part["points"], part.get("seat"))
-                    for part in side["parts"]
-                ),
-            )
-            for side in data["sides"]
-        ),
-        void=data["void"],
-        seat_figures=tuple(data.get("seat_figures", ())),
-    )
-
-
-def score_to_json(score: DealScore) -> dict:
-    return {
-        "void": score.void,
-        "seat_figures": list(score.seat_figures),
-        "sides": [
-            {
-                "seats": list(side.seats),
-                "points": side.points,
-                "parts": [
-                    {"label": part.label, "params": part.params, "points": part.points, "seat": part.seat}
-                    for part in side.parts
-                ],
-            }
-            for side in score.sides
-        ],
-    }

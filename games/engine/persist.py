@@ -14,9 +14,10 @@ from typing import Any
 
 from .deal import DealState, TableMeld, Turn, deck_for
 from .errors import InvalidOptions, _
-from .game import GameState, apply, new_game, score_from_json, score_to_json
+from .game import GameState, apply, new_game
 from .match import DealRecord
 from .melds import Meld
+from .scoring import DealScore
 
 FORMAT_VERSION = 1
 
@@ -92,7 +93,7 @@ def to_json(state: GameState) -> dict[str, Any]:
         "version": state.version,
         "finished": state.finished,
         "winners": list(state.winners),
-        "records": [{"dealer": r.dealer, "score": score_to_json(r.score)} for r in state.records],
+        "records": [{"dealer": r.dealer, "score": r.score.to_json()} for r in state.records],
         "last_deal": state.last_deal,
         "deal": deal_to_json(state.deal),
     }
@@ -111,7 +112,7 @@ def from_json(data: dict[str, Any]) -> GameState:
         seed=data["seed"],
         first_dealer=data["first_dealer"],
         deal=deal_from_json(data["deal"], deck),
-        records=[DealRecord(r["dealer"], score_from_json(r["score"])) for r in data["records"]],
+        records=[DealRecord(r["dealer"], DealScore.from_json(r["score"])) for r in data["records"]],
         version=data["version"],
         finished=data["finished"],
         winners=list(data["winners"]),
