@@ -1,0 +1,218 @@
+"""Card-picker arithmetic for table score sheets: which cards a rule set's decks hold, what a picked
+hand is worth, and the value of an opening laid down at the table.
+
+A score sheet lets a player tap the cards still in their hand instead of adding them up. These
+functions read card notation (``"KS 7H JK"``), check that the decks hold that many of each card
+(with two decks a card can be held twice), and count with the rule set's own values — the same
+``penalty_value`` / ``handfoot_held_cost`` the deal scoring uses, so the picker and the score never
+disagree. Pure Python, no Django.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import ACE, JOKER, SUITS, Card, parse_cards
+from .errors import DomainError, InvalidCards, _
+from .handfoot import handfoot_card_points, handfoot_held_cost, handfoot_opening_value
+from .melds import MeldRules, Wilds, make_meld, meld_value
+from .scoring import InvalidFacts, deal_wilds, penalty_value
+from .variants import HandAndFootVariant, HandVariant, get_variant, opening_minimum
+
+PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""The rank buttons of the picker, in the order players sort their hands."""
+
+
+@dataclass(frozen=True)
+class PickerFace:
+    """One button of the picker: a card face and how many of it the game's decks hold."""
+
+    face: str
+    rank: str
+    suit: str
+    most: int
+
+
+def _variant(variant) -> HandVariant | HandAndFootVariant:
+    return get_variant(variant) if isinstance(variant, str) else variant
+
+
+def face_limits(variant, players: int) -> dict[str, int]:
+    """How many of each face the decks of a game hold: one per deck, jokers 2 (Hand) or 2 per deck
+    (Hand and Foot, whose decks are 54 cards each)."""
+    variant = _variant(variant)
+    decks = variant.decks_for(players)
+    limits = {rank + suit: decks for suit in SUITS for rank in PICKER_RANKS}
+    limits["JK"] = 2 * decks if isinstance(variant, HandAndFootVariant) else 2
+    return limits
+
+
+def picker_faces(variant, players: int) -> tuple[PickerFace, ...]:
+    """Every face the picker offers (suit by suit, then the joker), with its count limit."""
+    limits = face_limits(variant, players)
+    faces = [
+        PickerFace(rank + suit, rank, suit, limits[rank + suit]) for suit in SUITS for rank in PICKER_RANKS
+    ]
+    faces.append(PickerFace("JK", "JK", "", limits["JK"]))
+    return tuple(faces)
+
+
+def read_cards(text: str | Sequence[str], variant=None, players: int | None = None) -> tuple[Card, ...]:
+    """Cards from notation (``"KS 7H JK"`` or ``["KS", "7H", "JK"]``); refuses what is not a card
+    and, given the rule set and player count, more of a face than the decks hold."""
+    if not isinstance(text, str):
+        text = " ".join(text)
+    cards = tuple(parse_cards(text.replace(",", " ")))
+    if variant is not None and players is not None:
+        limits = face_limits(variant, players)
+        for face, count in Counter(card.face for card in cards).items():
+            if count > limits[face]:
+                raise InvalidFacts(
+                    _("The cards of this game hold {most} × {face}, not {count}."),
+                    most=limits[face],
+                    face=face,
+                    count=count,
+                )
+    return cards
+
+
+@dataclass(frozen=True)
+class PickedValue:
+    """What picked cards are worth: the total and each card's own value (for the picker's chips)."""
+
+    cards: tuple[Card, ...]
+    values: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+
+def held_value(variant, players: int, text, indicator: str | None = None) -> PickedValue:
+    """What cards left in hand cost with this rule set's values.
+
+    Hand family: ``penalty_value`` (wild card 15, kuwaiti 20; jordanian/egyptian: the indicator
+    decides whether jokers or the indicator suit's aces are wild — without an indicator a joker or
+    an ace cannot be valued, so it is refused with the engine's sentence). Hand and Foot:
+    ``handfoot_held_cost`` (red 3 500, black 3 50 or 0).
+    """
+    variant = _variant(variant)
+    cards = read_cards(text, variant, players)
+    if isinstance(variant, HandAndFootVariant):
+        return PickedValue(cards, tuple(handfoot_held_cost((card,), variant) for card in cards))
+    indicator_card = read_indicator(variant, indicator)
+    if variant.indicator and indicator_card is None and any(c.rank in (ACE, JOKER) for c in cards):
+        raise InvalidFacts(
+            _("Say which card was the wild-card indicator: it decides what jokers and aces are worth.")
+        )
+    wilds = deal_wilds(variant, indicator_card)
+    return PickedValue(cards, tuple(penalty_value(card, variant, wilds) for card in cards))
+
+
+def melded_value(variant, players: int, text) -> PickedValue:
+    """Hand and Foot: the card points of melded cards (a 3 is refused: it is never melded)."""
+    variant = _variant(variant)
+    if not isinstance(variant, HandAndFootVariant):
+        raise InvalidFacts(_("Melded card points are counted in Hand and Foot only."))
+    cards = read_cards(text, variant, players)
+    try:
+        handfoot_card_points(cards, variant)
+    except DomainError as error:
+        raise InvalidFacts(error.template, **error.params) from None
+    return PickedValue(cards, tuple(variant.card_value(card.rank) for card in cards))
+
+
+def read_indicator(variant, text: str | None) -> Card | None:
+    """The jordanian/egyptian wild-card indicator from notation; ``None`` when not given or when the
+    rule set has none. A joker is never the indicator."""
+    variant = _variant(variant)
+    if not text or not str(text).strip() or not getattr(variant, "indicator", False):
+        return None
+    (card,) = parse_cards(str(text).strip()) or (None,)
+    if card is None:
+        return None
+    if card.rank == JOKER:
+        raise InvalidFacts(_("A joker is never the wild-card indicator; the next card is turned instead."))
+    return card
+
+
+@dataclass(frozen=True)
+class OpeningCheck:
+    """An opening counted at the table: each meld's value, the total, the minimum and the verdict."""
+
+    values: tuple[int, ...]
+    total: int
+    minimum: int
+
+    @property
+    def enough(self) -> bool:
+        return self.total >= self.minimum
+
+
+def _parse_wild_as(cards: Sequence[Card], wild_as: str | None, wilds) -> dict[int, str]:
+    if not wild_as:
+        return {}
+    wild_cards = [card for card in cards if wilds.is_wild(card)]
+    return {card.id: wild_as.strip().upper() for card in wild_cards[:1]}
+
+
+def opening_check(
+    variant,
+    options: dict | None,
+    melds: Sequence[str],
+    *,
+    indicator: str | None = None,
+    wild_as: Sequence[str | None] = (),
+    last_opening: int | None = None,
+    deal_index: int = 0,
+) -> OpeningCheck:
+    """Count an opening the way the rule set does and compare it with the minimum now.
+
+    ``melds`` is one notation string per meld; ``wild_as`` optionally names, per meld, the card its
+    wild card stands for where that is ambiguous (``"JS"``). Hand family: 51, saudi: the most recent
+    opening of the deal + 1 (``last_opening``) when that is higher; jordanian/egyptian values with the
+    ``indicator``. Hand and Foot: the opening minimum of deal ``deal_index`` (0-based). Raises
+    :class:`~games.engine.errors.MeldError` (or ``InvalidCards``) for cards that are not a meld.
+    """
+    variant = _variant(variant)
+    options = options or {}
+    groups = [parse_cards(text.replace(",", " ")) for text in melds if text and text.strip()]
+    if not groups:
+        raise InvalidCards(_("Give the cards of at least one meld."))
+    if isinstance(variant, HandAndFootVariant):
+        values = tuple(handfoot_opening_value([group], variant) for group in groups)
+        return OpeningCheck(values, sum(values), opening_minimum(variant, deal_index))
+    # Give every card its own id so two identical cards of two decks stay distinct.
+    next_id = 0
+    numbered = []
+    for group in groups:
+        numbered.append([Card(next_id + i, card.rank, card.suit) for i, card in enumerate(group)])
+        next_id += len(group)
+    wilds = Wilds(read_indicator(variant, indicator))
+    rules = MeldRules.for_variant(variant, options)
+    pins = list(wild_as) + [None] * (len(numbered) - len(wild_as))
+    values = tuple(
+        meld_value(make_meld(group, wilds, rules, _parse_wild_as(group, pin, wilds)), rules)
+        for group, pin in zip(numbered, pins, strict=False)
+    )
+    minimum = variant.opening_minimum
+    if variant.opening == "escalating" and last_opening is not None:
+        minimum = max(minimum, last_opening + 1)
+    return OpeningCheck(values, sum(values), minimum)
+
+
+__all__ = [
+    "PICKER_RANKS",
+    "OpeningCheck",
+    "PickedValue",
+    "PickerFace",
+    "face_limits",
+    "held_value",
+    "melded_value",
+    "opening_check",
+    "picker_faces",
+    "read_cards",
+    "read_indicator",
+]

@@ -1,0 +1,163 @@
+"""Score sheets of games played at a real table.
+
+A sheet stores only what happened (each deal's raw facts); scores, totals, dealers and the winner
+are derived by the engine every time (scoring/services.py), so a corrected rule re-scores history.
+The few derived columns here (``finished``, ``winner_seats``, ``totals``) are a cache that
+services.recompute_sheet() rewrites after every change, for lists and standings.
+
+All writes go through scoring/services.py.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.variants import VARIANTS
+from handsite.models import PlayerGroup
+
+RULE_SET_CHOICES = [(slug, variant.name) for slug, variant in VARIANTS.items()]
+
+
+class Sheet(models.Model):
+    group = models.ForeignKey(
+        PlayerGroup, on_delete=models.CASCADE, related_name="score_sheets", verbose_name=_("group")
+    )
+    rule_set = models.CharField(_("rule set"), max_length=40, choices=RULE_SET_CHOICES)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"))
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    do_not_count = models.BooleanField(
+        _("do not count"), default=False, help_text=_("Left out of the group's history and standings.")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("Goes up with every change; the live sheet polls it.")
+    )
+    # Derived cache (rewritten by services.recompute_sheet after every change).
+    finished = models.BooleanField(_("finished"), default=False)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner_seats = models.JSONField(_("winning seats"), default=list, blank=True)
+    totals = models.JSONField(_("totals by seat"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["group", "-created_at"])]
+
+    def __str__(self):
+        return self.title or f"{self.get_rule_set_display()} #{self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("scoring:sheet", args=[self.group.slug, self.pk])
+
+    @property
+    def variant(self):
+        return VARIANTS[self.rule_set]
+
+    @property
+    def family(self) -> str:
+        return self.variant.family
+
+
+class SheetPlayer(models.Model):
+    """A seat of a sheet: a group member, or a guest by name. A guest can later be linked to a member
+    (``user`` set); from then on the seat counts as that user everywhere (``player_key``)."""
+
+    sheet = models.ForeignKey(
+        Sheet, on_delete=models.CASCADE, related_name="players", verbose_name=_("sheet")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    name = models.CharField(_("name"), max_length=60, help_text=_("The guest's name (kept after linking)."))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sheet_seats",
+        verbose_name=_("member"),
+    )
+
+    class Meta:
+        verbose_name = _("sheet player")
+        verbose_name_plural = _("sheet players")
+        ordering = ["sheet", "seat"]
+        constraints = [models.UniqueConstraint(fields=["sheet", "seat"], name="one_player_per_seat")]
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.user.name if self.user_id else self.name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def player_key(self) -> str:
+        """Who this seat is, for history and standings: ``user:<id>``, or ``guest:<name>``."""
+        return f"user:{self.user_id}" if self.user_id else f"guest:{self.name.strip().casefold()}"
+
+
+class Deal(models.Model):
+    """One deal's raw facts (JSON, see services.py for the shape). ``position`` orders the deals;
+    a deleted deal keeps its row (``deleted_at``) so the history can show it."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="deals", verbose_name=_("sheet"))
+    position = models.PositiveIntegerField(_("position"))
+    facts = models.JSONField(_("facts"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["sheet", "position"]
+        constraints = [models.UniqueConstraint(fields=["sheet", "position"], name="one_deal_per_position")]
+
+    def __str__(self):
+        return f"{self.sheet} / {self.position}"
+
+
+class DealChange(models.Model):
+    """The visible history: who entered, edited or deleted which deal, when, and the facts before/after."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("entered")
+        EDITED = "edited", _("edited")
+        DELETED = "deleted", _("deleted")
+
+    sheet = models.ForeignKey(
+        Sheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("sheet")
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="changes", verbose_name=_("deal"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    at = models.DateTimeField(_("at"), default=timezone.now)
+    old_facts = models.JSONField(_("facts before"), null=True, blank=True)
+    new_facts = models.JSONField(_("facts after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal change")
+        verbose_name_plural = _("deal changes")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return f"{self.deal} {self.action}"

@@ -1,0 +1,589 @@
+"""The only code that writes score sheets. It turns a deal's raw facts into the engine's facts,
+lets the engine score them, and saves only what the engine accepts.
+
+Raw facts (stored in ``Deal.facts``, JSON):
+
+Hand family (classic, jordanian, saudi, kuwaiti, egyptian)::
+
+    {"winner": 0 | null,              # null: a void deal (stock ran out), scores nothing
+     "finish": "normal",              # "normal", "hand", kuwaiti/egyptian hand names
+     "opened": [true, ...],           # per seat (kuwaiti: announced)
+     "held": [null, 32, "KS 7H JK"],  # per seat: nothing, typed points, or cards
+     "irregular": [false, ...],       # kuwaiti only
+     "indicator": "7H" | null}        # jordanian/egyptian wild-card indicator
+
+Hand and Foot (one entry per side: a player, or a team 0+2 / 1+3)::
+
+    {"sides": [{"red_books": 1, "black_books": 1,
+                "melded_points": 1030 | null, "melded": "KS KH ...",
+                "held": [null | 85 | "3H 7C", ...],   # one entry per seat of the side
+                "went_out": true, "picked_22": 0}]}
+
+Scores, totals, dealers and the winner are derived (:func:`sheet_state`) each time; the sheet's
+cached columns are rewritten by :func:`recompute_sheet` after every change, and
+:data:`sheet_changed` is sent after the commit so background work (standings, ratings) can hook in.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.dispatch import Signal
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine.errors import DomainError
+from games.engine.handfoot import HandFootSideFacts, handfoot_held_cost, score_handfoot_deal
+from games.engine.match import DealRecord, MatchStatus, match_status, next_dealer
+from games.engine.picker import (
+    OpeningCheck,
+    held_value,
+    melded_value,
+    opening_check,
+    read_cards,
+    read_indicator,
+)
+from games.engine.scoring import DealScore, HandDealFacts, ScorePart, score_hand_deal
+from games.engine.variants import HandAndFootVariant, get_variant, scoring_deals, validate_options
+from handsite.models import Membership
+from scoring.models import Deal, DealChange, Sheet, SheetPlayer
+
+sheet_changed = Signal()
+"""Sent after the commit of every change to a sheet, with ``sheet_id`` and ``group_id``. The
+standings/ratings work (Celery) connects here."""
+
+
+class SheetError(Exception):
+    """Input the rules or the sheet refuse; ``message`` is a translated sentence for the player."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class SheetPermissionDenied(SheetError):
+    pass
+
+
+# --- Translation of engine sentences -------------------------------------------------------------
+
+
+def _translate_params(params: dict) -> dict:
+    # Parameters that are labels (a hand's name, a rule set's name) are translated too; card notation
+    # and numbers pass through unchanged.
+    return {key: _(value) if isinstance(value, str) and value else value for key, value in params.items()}
+
+
+def error_sentence(error: DomainError) -> str:
+    """An engine error as a translated sentence."""
+    template = _(error.template)
+    return template.format(**_translate_params(error.params)) if error.params else template
+
+
+def part_text(part: ScorePart) -> str:
+    """One breakdown line, translated: ``"Cards left: KS 7H JK = 32"``."""
+    template = _(part.label)
+    return template.format(**_translate_params(part.params)) if part.params else template
+
+
+# --- From raw facts to the engine's facts ----------------------------------------------------------
+
+
+def _cards_or_points(value, variant, players: int):
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise SheetError(_("What a player holds must be cards or points."))
+    if isinstance(value, int):
+        return value
+    return read_cards(str(value), variant, players)
+
+
+def hand_facts(variant, options: dict, players: int, raw: dict) -> HandDealFacts:
+    """The engine's facts of a Hand-family deal from the raw JSON."""
+    held = tuple(_cards_or_points(value, variant, players) for value in raw.get("held") or ())
+    return HandDealFacts(
+        players=players,
+        winner=raw.get("winner"),
+        finish=raw.get("finish") or "normal",
+        opened=tuple(bool(flag) for flag in raw.get("opened") or ()),
+        held=held,
+        irregular=tuple(bool(flag) for flag in raw.get("irregular") or ()),
+        teams=bool(options.get("teams")),
+        indicator=read_indicator(variant, raw.get("indicator")),
+    )
+
+
+def _side_held(variant, players: int, entries: Sequence):
+    values = [_cards_or_points(entry, variant, players) for entry in entries or ()]
+    values = [value for value in values if value is not None]
+    if not values:
+        return ()
+    if all(isinstance(value, tuple) for value in values):
+        return tuple(card for value in values for card in value)
+    if all(isinstance(value, int) for value in values):
+        return sum(values)
+    # Cards for one player and a typed number for the other: the side's cost in points.
+    for value in values:
+        if isinstance(value, int) and value < 0:
+            return value  # the engine refuses it with its sentence
+    return sum(value if isinstance(value, int) else handfoot_held_cost(value, variant) for value in values)
+
+
+def handfoot_sides(variant, players: int, raw: dict) -> list[HandFootSideFacts]:
+    sides = []
+    for side in raw.get("sides") or ():
+        melded = side.get("melded") or ""
+        sides.append(
+            HandFootSideFacts(
+                red_books=side.get("red_books", 0),
+                black_books=side.get("black_books", 0),
+                melded_points=side.get("melded_points"),
+                melded=read_cards(melded, variant, players) if melded else (),
+                held=_side_held(variant, players, side.get("held")),
+                went_out=bool(side.get("went_out")),
+                picked_22=side.get("picked_22", 0) or 0,
+            )
+        )
+    return sides
+
+
+def score_facts(rule_set: str, options: dict, players: int, raw: dict) -> DealScore:
+    """Score one deal's raw facts with the engine. Raises DomainError / SheetError."""
+    variant = get_variant(rule_set)
+    if isinstance(variant, HandAndFootVariant):
+        return score_handfoot_deal(variant, options, handfoot_sides(variant, players, raw))
+    return score_hand_deal(variant, options, hand_facts(variant, options, players, raw))
+
+
+# --- The derived sheet ------------------------------------------------------------------------------
+
+
+@dataclass
+class DealRow:
+    """One deal as the sheet shows it."""
+
+    deal: Deal
+    dealer: int
+    score: DealScore | None
+    number: int | None  # scoring deal number; None for a void deal
+    tie_break: bool = False
+    totals: tuple[int, ...] = ()  # running totals per side after this deal
+    error: str = ""  # the stored facts no longer score (a rule changed)
+
+
+@dataclass
+class SheetState:
+    sheet: Sheet
+    players: list[SheetPlayer]
+    sides: tuple[tuple[int, ...], ...]
+    rows: list[DealRow] = field(default_factory=list)
+    status: MatchStatus | None = None
+    error: str = ""
+
+    def side_name(self, seats: Sequence[int]) -> str:
+        return " & ".join(self.players[seat].display_name for seat in seats)
+
+    @property
+    def side_names(self) -> list[str]:
+        return [self.side_name(seats) for seats in self.sides]
+
+    @property
+    def winner_names(self) -> list[str]:
+        if not self.status or not self.status.finished:
+            return []
+        return [self.side_name(seats) for seats in self.status.winners]
+
+    @property
+    def next_dealer_name(self) -> str:
+        if not self.status or self.status.next_dealer is None:
+            return ""
+        return self.players[self.status.next_dealer].display_name
+
+
+def _sides(sheet: Sheet, players: int) -> tuple[tuple[int, ...], ...]:
+    variant = sheet.variant
+    teams = variant.teams if isinstance(variant, HandAndFootVariant) else bool(sheet.options.get("teams"))
+    return ((0, 2), (1, 3)) if teams else tuple((seat,) for seat in range(players))
+
+
+def _compute(sheet: Sheet, players: list[SheetPlayer], deals: Sequence[Deal]) -> SheetState:
+    """Score every deal in order, follow the dealer, and ask the engine where the game stands."""
+    count = len(players)
+    variant = sheet.variant
+    state = SheetState(sheet, players, _sides(sheet, count))
+    records = []
+    dealer = sheet.first_dealer
+    totals = [0] * len(state.sides)
+    played = 0
+    required = scoring_deals(variant, sheet.options)
+    for deal in deals:
+        row = DealRow(deal=deal, dealer=dealer, score=None, number=None)
+        try:
+            score = score_facts(sheet.rule_set, sheet.options, count, deal.facts)
+        except DomainError as error:
+            row.error = error_sentence(error)
+        except SheetError as error:
+            row.error = error.message
+        else:
+            row.score = score
+            if not score.void:
+                played += 1
+                row.number = played
+                row.tie_break = played > required
+                for index, side in enumerate(score.sides):
+                    totals[index] += side.points
+            records.append(DealRecord(dealer, score))
+            dealer = next_dealer(variant, sheet.options, count, dealer, score)
+        row.totals = tuple(totals)
+        state.rows.append(row)
+    try:
+        state.status = match_status(variant, sheet.options, count, sheet.first_dealer, records)
+    except DomainError as error:
+        state.error = error_sentence(error)
+    return state
+
+
+def sheet_state(sheet: Sheet) -> SheetState:
+    """The sheet as it stands, every number derived from the stored facts."""
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    deals = list(
+        sheet.deals.filter(deleted_at__isnull=True)
+        .select_related("created_by", "updated_by")
+        .order_by("position")
+    )
+    return _compute(sheet, players, deals)
+
+
+def _check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> None:
+    """Refuse a change the engine would refuse (for the changed deal, or for the game as a whole)."""
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    if changed is not None:
+        try:
+            score_facts(sheet.rule_set, sheet.options, len(players), changed.facts)
+        except DomainError as error:
+            raise SheetError(error_sentence(error)) from None
+    state = _compute(sheet, players, deals)
+    if state.error:
+        raise SheetError(state.error)
+
+
+# --- Permissions ------------------------------------------------------------------------------------
+
+
+def membership(sheet: Sheet, user) -> Membership | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(group_id=sheet.group_id, user=user).first()
+
+
+def can_enter(sheet: Sheet, user) -> bool:
+    """Players of the sheet who are group members enter deals; so do the sheet's creator and the group's
+    owners and admins (someone has to keep score for a table of guests)."""
+    member = membership(sheet, user)
+    if member is None:
+        return False
+    if member.can_manage or sheet.created_by_id == user.pk:
+        return True
+    return sheet.players.filter(user=user).exists()
+
+
+def _require_enter(sheet: Sheet, user) -> None:
+    if not can_enter(sheet, user):
+        raise SheetPermissionDenied(_("Only the players of this sheet can change it."))
+
+
+# --- Writes ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A seat for a new sheet: a member (``user``) or a guest by ``name``."""
+
+    name: str = ""
+    user: object | None = None
+
+
+def _on_change(sheet: Sheet) -> None:
+    Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    sheet.refresh_from_db()
+    recompute_sheet(sheet)
+    sheet_id, group_id = sheet.pk, sheet.group_id
+    transaction.on_commit(lambda: sheet_changed.send(Sheet, sheet_id=sheet_id, group_id=group_id))
+
+
+@transaction.atomic
+def create_sheet(
+    *,
+    group,
+    by,
+    rule_set: str,
+    players: Sequence[PlayerEntry],
+    options: dict | None = None,
+    first_dealer: int | None = None,
+    title: str = "",
+) -> Sheet:
+    """A new sheet in ``group`` with ``players`` in seat order. Options are checked and frozen by the
+    engine; ``first_dealer`` None draws one at random (as the rules say)."""
+    if not Membership.objects.filter(group=group, user=by).exists():
+        raise SheetPermissionDenied(_("Only members of the group can start a sheet."))
+    entries = [entry for entry in players if (entry.name or "").strip() or entry.user is not None]
+    try:
+        frozen = validate_options(rule_set, len(entries), options or {})
+    except DomainError as error:
+        raise SheetError(error_sentence(error)) from None
+    member_ids = set(Membership.objects.filter(group=group).values_list("user_id", flat=True))
+    seen_users, seen_names = set(), set()
+    for entry in entries:
+        if entry.user is not None:
+            if entry.user.pk not in member_ids:
+                raise SheetError(_("%(name)s is not a member of this group.") % {"name": entry.user.name})
+            if entry.user.pk in seen_users:
+                raise SheetError(_("%(name)s is on the sheet twice.") % {"name": entry.user.name})
+            seen_users.add(entry.user.pk)
+        name = (entry.user.name if entry.user is not None else entry.name).strip()
+        if name.casefold() in seen_names:
+            raise SheetError(
+                _("Two players are called %(name)s; give them different names.") % {"name": name}
+            )
+        seen_names.add(name.casefold())
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(len(entries))
+    if not 0 <= first_dealer < len(entries):
+        raise SheetError(_("The first dealer must be one of the players."))
+    sheet = Sheet.objects.create(
+        group=group,
+        rule_set=rule_set,
+        options=frozen,
+        first_dealer=first_dealer,
+        title=title.strip(),
+        created_by=by,
+    )
+    SheetPlayer.objects.bulk_create(
+        SheetPlayer(
+            sheet=sheet,
+            seat=seat,
+            name=(entry.user.name if entry.user is not None else entry.name).strip(),
+            user=entry.user,
+        )
+        for seat, entry in enumerate(entries)
+    )
+    recompute_sheet(sheet)
+    return sheet
+
+
+def _locked(sheet: Sheet) -> Sheet:
+    return Sheet.objects.select_for_update().get(pk=sheet.pk)
+
+
+def _live_deals(sheet: Sheet) -> list[Deal]:
+    return list(sheet.deals.filter(deleted_at__isnull=True).order_by("position"))
+
+
+@transaction.atomic
+def add_deal(sheet: Sheet, *, by, facts: dict) -> Deal:
+    """Enter the next deal. The engine checks the facts and the game (not over yet); nothing is saved
+    when it refuses (:class:`SheetError` with its sentence)."""
+    sheet = _locked(sheet)
+    _require_enter(sheet, by)
+    position = (sheet.deals.aggregate(top=Max("position"))["top"] or 0) + 1
+    deal = Deal(sheet=sheet, position=position, facts=facts, created_by=by, updated_by=by)
+    _check_candidate(sheet, [*_live_deals(sheet), deal], deal)
+    deal.save()
+    DealChange.objects.create(
+        sheet=sheet, deal=deal, action=DealChange.Action.CREATED, by=by, new_facts=facts
+    )
+    _on_change(sheet)
+    return deal
+
+
+@transaction.atomic
+def edit_deal(deal: Deal, *, by, facts: dict) -> Deal:
+    """Correct a past deal; everything after it is derived again (totals, dealers, the end)."""
+    sheet = _locked(deal.sheet)
+    _require_enter(sheet, by)
+    deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=True)
+    old = deal.facts
+    deal.facts = facts
+    deals = [deal if d.pk == deal.pk else d for d in _live_deals(sheet)]
+    _check_candidate(sheet, deals, deal)
+    deal.updated_by = by
+    deal.updated_at = timezone.now()
+    deal.save(update_fields=["facts", "updated_by", "updated_at"])
+    DealChange.objects.create(
+        sheet=sheet, deal=deal, action=DealChange.Action.EDITED, by=by, old_facts=old, new_facts=facts
+    )
+    _on_change(sheet)
+    return deal
+
+
+@transaction.atomic
+def delete_deal(deal: Deal, *, by) -> None:
+    """Delete a deal (kept for the history); the deals after it move up and are derived again."""
+    sheet = _locked(deal.sheet)
+    _require_enter(sheet, by)
+    deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=True)
+    deals = [d for d in _live_deals(sheet) if d.pk != deal.pk]
+    _check_candidate(sheet, deals, None)
+    deal.deleted_at = timezone.now()
+    deal.updated_by = by
+    deal.save(update_fields=["deleted_at", "updated_by"])
+    DealChange.objects.create(
+        sheet=sheet, deal=deal, action=DealChange.Action.DELETED, by=by, old_facts=deal.facts
+    )
+    _on_change(sheet)
+
+
+@transaction.atomic
+def mark_do_not_count(sheet: Sheet, *, by, do_not_count: bool = True) -> Sheet:
+    """Leave a sheet out of (or put it back into) the group's history and standings."""
+    sheet = _locked(sheet)
+    _require_enter(sheet, by)
+    sheet.do_not_count = do_not_count
+    sheet.save(update_fields=["do_not_count"])
+    _on_change(sheet)
+    return sheet
+
+
+@transaction.atomic
+def link_guest(*, group, by, guest_name: str, user) -> int:
+    """Link every seat of ``group``'s sheets played by the guest ``guest_name`` to the member ``user``:
+    from then on those seats count as that member everywhere. Owners and admins link anyone; a member
+    may link a guest to themselves. Returns the number of seats linked."""
+    actor = Membership.objects.filter(group=group, user=by).first()
+    if actor is None or not (actor.can_manage or user.pk == by.pk):
+        raise SheetPermissionDenied(_("Only the group's owners and admins can link a guest to someone else."))
+    if not Membership.objects.filter(group=group, user=user).exists():
+        raise SheetError(_("%(name)s is not a member of this group.") % {"name": user.name})
+    seats = list(
+        SheetPlayer.objects.select_for_update()
+        .filter(sheet__group=group, user__isnull=True, name__iexact=guest_name.strip())
+        .select_related("sheet")
+    )
+    if not seats:
+        raise SheetError(_("No guest called %(name)s has played in this group.") % {"name": guest_name})
+    for seat in seats:
+        if seat.sheet.players.filter(user=user).exists():
+            raise SheetError(
+                _("%(name)s already has a seat on “%(sheet)s”, where the guest also played.")
+                % {"name": user.name, "sheet": seat.sheet}
+            )
+    for seat in seats:
+        seat.user = user
+        seat.save(update_fields=["user"])
+    for sheet in {seat.sheet for seat in seats}:
+        _on_change(sheet)
+    return len(seats)
+
+
+def recompute_sheet(sheet: Sheet) -> SheetState:
+    """Derive the sheet from its facts again and rewrite the cached columns (also the way to re-score
+    history after a rule is corrected)."""
+    state = sheet_state(sheet)
+    status = state.status
+    finished = bool(status and status.finished)
+    winners = sorted(seat for seats in status.winners for seat in seats) if finished else []
+    totals = list(status.totals_by_seat()) if status else []
+    finished_at = sheet.finished_at if finished else None
+    if finished and finished_at is None:
+        finished_at = timezone.now()
+    Sheet.objects.filter(pk=sheet.pk).update(
+        finished=finished, winner_seats=winners, totals=totals, finished_at=finished_at
+    )
+    sheet.finished, sheet.winner_seats, sheet.totals, sheet.finished_at = (
+        finished,
+        winners,
+        totals,
+        finished_at,
+    )
+    return state
+
+
+# --- Group history and standings ------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    key: str
+    name: str
+    sheets: int = 0
+    wins: int = 0
+    guest: bool = False
+
+
+def counted_sheets(group):
+    """Finished sheets that count in the group's history."""
+    return (
+        Sheet.objects.filter(group=group, finished=True, do_not_count=False)
+        .prefetch_related("players__user")
+        .order_by("-finished_at", "-pk")
+    )
+
+
+def group_standings(group) -> list[Standing]:
+    """Per player (a member, or a guest by name; a linked guest counts as the member): finished sheets
+    played and won (a shared win counts as a win), most wins first."""
+    table: dict[str, Standing] = {}
+    for sheet in counted_sheets(group):
+        for player in sheet.players.all():
+            entry = table.setdefault(
+                player.player_key, Standing(player.player_key, player.display_name, guest=player.is_guest)
+            )
+            entry.sheets += 1
+            if player.seat in sheet.winner_seats:
+                entry.wins += 1
+    return sorted(table.values(), key=lambda s: (-s.wins, s.sheets, s.name.casefold()))
+
+
+def guest_names(group) -> list[str]:
+    """Names of guests (not linked to a member) who have played in the group's sheets."""
+    names = SheetPlayer.objects.filter(sheet__group=group, user__isnull=True).values_list("name", flat=True)
+    by_key = {}
+    for name in names:
+        by_key.setdefault(name.strip().casefold(), name.strip())
+    return sorted(by_key.values(), key=str.casefold)
+
+
+# --- Table helpers: the card picker and the opening check ------------------------------------------
+
+
+def count_cards(sheet: Sheet, text: str, *, kind: str = "held", indicator: str | None = None):
+    """What picked cards are worth on this sheet (``kind`` "held" or, Hand and Foot, "melded"), with
+    the rule set's values. Raises SheetError with the engine's sentence."""
+    players = sheet.players.count()
+    try:
+        if kind == "melded":
+            return melded_value(sheet.rule_set, players, text)
+        return held_value(sheet.rule_set, players, text, indicator)
+    except DomainError as error:
+        raise SheetError(error_sentence(error)) from None
+
+
+def check_opening(
+    sheet: Sheet,
+    melds: Sequence[str],
+    *,
+    indicator: str | None = None,
+    wild_as: Sequence[str | None] = (),
+    last_opening: int | None = None,
+) -> OpeningCheck:
+    """Count an opening laid down at the table and compare it with the minimum now: 51 (saudi: the last
+    opening of the deal + 1), Hand and Foot the minimum of the sheet's next deal."""
+    status = sheet_state(sheet).status
+    deal_index = status.scoring_deals_played if status else 0
+    try:
+        return opening_check(
+            sheet.rule_set,
+            sheet.options,
+            melds,
+            indicator=indicator,
+            wild_as=wild_as,
+            last_opening=last_opening,
+            deal_index=deal_index,
+        )
+    except DomainError as error:
+        raise SheetError(error_sentence(error)) from None
