@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from handsite import services
 
 PENDING_INVITATION_SESSION_KEY = "handsite_pending_invitation"
+JOINED_GROUP_URL_SESSION_KEY = "handsite_joined_group_url"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -22,3 +23,14 @@ class AccountAdapter(DefaultAccountAdapter):
             return
         if created:
             messages.success(request, _("Welcome to %(group)s!") % {"group": membership.group.name})
+        request.session[JOINED_GROUP_URL_SESSION_KEY] = membership.group.get_absolute_url()
+
+    def get_login_redirect_url(self, request):
+        """Straight into the group whose invitation brought the person here (an explicit ?next= still
+        wins, as allauth checks it first)."""
+        joined = request.session.pop(JOINED_GROUP_URL_SESSION_KEY, None)
+        return joined or super().get_login_redirect_url(request)
+
+    def get_signup_redirect_url(self, request):
+        joined = request.session.pop(JOINED_GROUP_URL_SESSION_KEY, None)
+        return joined or super().get_signup_redirect_url(request)

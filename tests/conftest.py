@@ -1,6 +1,8 @@
 """The fixed cast every test uses: `owner`, `admin`, `member` of `group`, and an `outsider` who is in no
 group. Later apps reuse these fixtures and tests/factories.py."""
 
+import uuid
+
 import pytest
 from django.core.cache import cache
 
@@ -20,11 +22,13 @@ def _celery_runs_tasks_in_process():
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache():
-    """allauth's rate limits live in the cache; each test starts with none used."""
-    cache.clear()
+def _fresh_cache(settings):
+    """allauth's rate limits live in the cache; each test gets its own key prefix, so it starts with
+    none used, even on a shared Redis with parallel test workers."""
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
     yield
-    cache.clear()
+    if "locmem" in settings.CACHES["default"]["BACKEND"]:
+        cache.clear()
 
 
 @pytest.fixture

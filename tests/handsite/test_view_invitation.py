@@ -94,6 +94,7 @@ def test_a_visitor_who_signs_up_lands_in_the_group(client, link, group):
         },
         follow=True,
     )
+    assert response.redirect_chain[-1][0] == group.get_absolute_url()
     membership = Membership.objects.get(user__email="newcomer@example.com")
     assert membership.group == group
     assert membership.role == Role.MEMBER
@@ -105,6 +106,7 @@ def test_a_visitor_who_logs_in_lands_in_the_group(client, link, group, outsider)
     response = client.post(
         reverse("account_login"), {"login": outsider.email, "password": PASSWORD}, follow=True
     )
+    assert response.redirect_chain[-1][0] == group.get_absolute_url()
     assert membership_of(outsider, group).role == Role.MEMBER
     assert f"Welcome to {group.name}" in response.text
 

@@ -1,0 +1,63 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT, require_service
+
+# Django's live_server runs in a thread next to Playwright's sync API (which runs an event loop).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = require_service("chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_phone(browser, live_server):
+    """Open a fresh browser context (a new person) sized like a phone."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(base_url=live_server.url, **PHONE)
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def screenshot():
+    def take(page, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
