@@ -1,0 +1,609 @@
+"""The only code that writes games: it locks the game row, checks the version the player acted on, calls
+the engine, runs the bot seats that follow, and saves state + move log + version in ONE transaction.
+
+Public API (every function takes ids / users and returns model objects; refusals raise GameError):
+
+    create_game(group=, created_by=, variant=, options=, seats=[user | BOT, ...], ...) -> Game
+    accept_seat(game_id=, user=) / decline_seat(game_id=, user=) / take_seat(game_id=, user=, number=)
+    fill_seat_with_bot(game_id=, actor=, number=) / cancel_game(game_id=, actor=)
+    play(game_id=, user=, version=, action=, group_slug=None) -> MoveResult
+    timeout_move(game_id=, now=None) -> MoveResult | None      # for the deadline scan (issue 6)
+    hand_seat_to_bot(game_id=, number=) -> MoveResult           # the "bot" timeout rule
+
+Hooks, called inside the transaction (issue 6 adds the notification outbox and background scoring):
+
+    _on_turn_change(game, previous_turn, events)   # whenever the turn passes (or the game starts / ends)
+    _on_deal_end(game, ended_events)               # a deal (or several, with bots) ended in this write
+    _on_game_end(game)                             # the game is over
+
+Hidden cards never leave this module in a message: refusals carry the engine's sentence (which never
+names a card the player may not see) or our own sentences (which name none).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as _noop  # MoveRefused translates these
+
+from games import engine
+from games.engine import actions as engine_actions
+from games.engine.bot import worst_card
+from games.engine.melds import face_text
+from games.models import Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
+from handsite.models import Membership
+
+log = logging.getLogger(__name__)
+
+BOT = "bot"
+"""Put this in ``create_game(seats=[...])`` for a practice bot's seat."""
+
+MAX_BOT_STEPS = 3000
+"""Bots stop after this many actions in one write (a game of bots only would otherwise run to its end)."""
+
+
+class GameError(Exception):
+    """A refusal with a sentence for the player (already translated)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(GameError):
+    """No such game, or the person is not in its group (views answer 404)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("There is no such game."))
+
+
+class StaleVersion(GameError):
+    """The move was made on a picture of the game that is no longer current (double submit, two tabs)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The game has moved on. Here is where it stands now."))
+
+
+class MoveRefused(GameError):
+    """The engine refused the move. ``wild_choices``: [(wild id, face)] when a wild card must be named."""
+
+    def __init__(self, error: engine.DomainError, wild_choices: list[tuple[int, str]] | None = None) -> None:
+        super().__init__(error.sentence(_))
+        self.error = error
+        self.wild_choices = wild_choices or []
+
+
+@dataclass
+class MoveResult:
+    game: Game
+    seats: list[Seat]
+    state: engine.GameState
+    moves: list[Move] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+
+
+# --- Reading -----------------------------------------------------------------------------------
+
+
+def load_state(game: Game) -> engine.GameState | None:
+    return engine.from_json(game.state) if game.state is not None else None
+
+
+def seats_of(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+
+
+def seat_of(seats: list[Seat], user) -> Seat | None:
+    user_id = getattr(user, "pk", None)
+    return next((seat for seat in seats if seat.user_id is not None and seat.user_id == user_id), None)
+
+
+def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> Game:
+    """The game row, locked until the transaction ends. With ``user``: only if they are in its group
+    (one query: the membership check is a join)."""
+    filters: dict = {"pk": game_id}
+    if group_slug is not None:
+        filters["group__slug"] = group_slug
+    if user is not None:
+        if not getattr(user, "is_authenticated", False):
+            raise GameNotFound
+        filters["group__memberships__user"] = user
+    game = Game.objects.select_for_update(of=("self",)).select_related("group").filter(**filters).first()
+    if game is None:
+        raise GameNotFound
+    return game
+
+
+# --- Starting a game ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_game(
+    *,
+    group,
+    created_by,
+    variant: str,
+    options: dict | None,
+    seats: list,
+    random_order: bool = False,
+    move_hours: int = 0,
+    timeout_rule: str = TimeoutRule.NOTHING,
+    seed: int | None = None,
+) -> Game:
+    """Create a game in ``group``. ``seats`` lists, in seat order, users (group members) or :data:`BOT`.
+    The creator's seat (if seated) and bots are filled at once; other members are invited and must
+    accept. The options are validated and frozen now; the game deals when every seat is filled."""
+    if variant not in engine.HAND_VARIANTS:
+        raise GameError(_("Choose a rule set from the list."))
+    players = len(seats)
+    try:
+        frozen = engine.validate_options(variant, players, options or {})
+    except engine.DomainError as error:
+        raise GameError(error.sentence(_)) from None
+    humans = [entry for entry in seats if entry != BOT]
+    if not humans:
+        raise GameError(_("At least one seat must be a person."))
+    if len({user.pk for user in humans}) != len(humans):
+        raise GameError(_("A person can have only one seat."))
+    member_ids = set(
+        Membership.objects.filter(group=group, user__in=[*humans, created_by]).values_list(
+            "user_id", flat=True
+        )
+    )
+    if created_by.pk not in member_ids:
+        raise GameError(_("Only members of the group can start a game."))
+    if any(user.pk not in member_ids for user in humans):
+        raise GameError(_("Every player must be a member of the group."))
+    if move_hours < 0:
+        raise GameError(_("Choose a time per move from the list."))
+    if timeout_rule not in TimeoutRule.values:
+        raise GameError(_("Choose what happens when the time runs out."))
+    order = list(seats)
+    if random_order:
+        random.SystemRandom().shuffle(order)
+    game = Game.objects.create(
+        group=group,
+        variant=variant,
+        options=frozen,
+        players=players,
+        random_order=random_order,
+        move_hours=move_hours,
+        timeout_rule=timeout_rule,
+        seed=engine.new_seed() if seed is None else seed,
+        created_by=created_by,
+    )
+    now = timezone.now()
+    rows = []
+    for number, entry in enumerate(order):
+        if entry == BOT:
+            rows.append(Seat(game=game, number=number, bot=True, accepted_at=now))
+        else:
+            accepted = now if entry.pk == created_by.pk else None
+            rows.append(Seat(game=game, number=number, user=entry, accepted_at=accepted))
+    Seat.objects.bulk_create(rows)
+    seats_now = seats_of(game)
+    if all(seat.is_filled for seat in seats_now):
+        _deal(game, seats_now)
+    return game
+
+
+def _waiting_game(game_id: int, user, group_slug=None) -> tuple[Game, list[Seat]]:
+    game = _locked(game_id, user=user, group_slug=group_slug)
+    if game.status != GameStatus.WAITING:
+        raise GameError(_("This game has already started."))
+    return game, seats_of(game)
+
+
+def _bump(game: Game, *fields: str) -> None:
+    game.revision += 1
+    game.save(update_fields=["revision", *fields])
+
+
+@transaction.atomic
+def accept_seat(*, game_id: int, user, group_slug: str | None = None) -> Game:
+    game, seats = _waiting_game(game_id, user, group_slug)
+    seat = seat_of(seats, user)
+    if seat is None:
+        raise GameError(_("You have no seat in this game."))
+    if seat.accepted_at is None:
+        seat.accepted_at = timezone.now()
+        seat.save(update_fields=["accepted_at"])
+    if all(s.is_filled for s in seats):
+        _deal(game, seats)
+    else:
+        _bump(game)
+    return game
+
+
+@transaction.atomic
+def decline_seat(*, game_id: int, user, group_slug: str | None = None) -> Game:
+    """Leave the seat open: another member may take it, or the creator may give it to a bot."""
+    game, seats = _waiting_game(game_id, user, group_slug)
+    seat = seat_of(seats, user)
+    if seat is None:
+        raise GameError(_("You have no seat in this game."))
+    seat.user = None
+    seat.accepted_at = None
+    seat.save(update_fields=["user", "accepted_at"])
+    _bump(game)
+    return game
+
+
+def _open_seat(seats: list[Seat], number: int) -> Seat:
+    seat = next((s for s in seats if s.number == number), None)
+    if seat is None or seat.is_filled:
+        raise GameError(_("That seat is not free."))
+    return seat
+
+
+@transaction.atomic
+def take_seat(*, game_id: int, user, number: int, group_slug: str | None = None) -> Game:
+    game, seats = _waiting_game(game_id, user, group_slug)
+    if seat_of(seats, user) is not None:
+        raise GameError(_("You already have a seat in this game."))
+    seat = _open_seat(seats, number)
+    if seat.user_id is not None:
+        raise GameError(_("That seat is not free."))
+    seat.user = user
+    seat.accepted_at = timezone.now()
+    seat.save(update_fields=["user", "accepted_at"])
+    if all(s.is_filled for s in seats):
+        _deal(game, seats)
+    else:
+        _bump(game)
+    return game
+
+
+def _check_creator(game: Game, actor) -> None:
+    if game.created_by_id == actor.pk:
+        return
+    if Membership.objects.filter(group_id=game.group_id, user=actor, role__in=("owner", "admin")).exists():
+        return
+    raise GameError(_("Only the person who started the game (or a group admin) can do that."))
+
+
+@transaction.atomic
+def fill_seat_with_bot(*, game_id: int, actor, number: int, group_slug: str | None = None) -> Game:
+    game, seats = _waiting_game(game_id, actor, group_slug)
+    _check_creator(game, actor)
+    seat = _open_seat(seats, number)
+    seat.user = None
+    seat.bot = True
+    seat.accepted_at = timezone.now()
+    seat.save(update_fields=["user", "bot", "accepted_at"])
+    if all(s.is_filled for s in seats):
+        _deal(game, seats)
+    else:
+        _bump(game)
+    return game
+
+
+@transaction.atomic
+def cancel_game(*, game_id: int, actor, group_slug: str | None = None) -> Game:
+    game, _seats = _waiting_game(game_id, actor, group_slug)
+    _check_creator(game, actor)
+    game.status = GameStatus.CANCELLED
+    game.finished_at = timezone.now()
+    _bump(game, "status", "finished_at")
+    return game
+
+
+def _deal(game: Game, seats: list[Seat]) -> MoveResult:
+    """Every seat is filled: deal (options and seed are already frozen in the game), let bots play."""
+    state = engine.new_game(game.variant, game.players, game.options, game.seed)
+    game.status = GameStatus.ACTIVE
+    game.started_at = timezone.now()
+    result = MoveResult(game=game, seats=seats, state=state, events=list(state.deal.events))
+    _run_bots(result)
+    _save(result, previous_turn=None)
+    return result
+
+
+# --- Playing -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def play(
+    *, game_id: int, user, version: int | None, action: dict, group_slug: str | None = None
+) -> MoveResult:
+    """Apply ``user``'s action, made on ``version`` of the game, then the bot seats' moves that follow.
+
+    ``action`` is an engine action (see games/engine/actions.py), or one of the page's forms of it:
+    ``{"type": "meld", "cards": [ids]}`` (the selected cards, read as one meld or split into several),
+    ``{"type": "take_discard", "cards": [ids]}`` (the top discard with the selected cards), each with an
+    optional ``"wild_as": {"<id>": "JS"}``. Raises GameNotFound, StaleVersion, GameError, MoveRefused.
+    """
+    game = _locked(game_id, user=user, group_slug=group_slug)
+    seats = seats_of(game)
+    seat = seat_of(seats, user)
+    if game.status != GameStatus.ACTIVE:
+        if game.status == GameStatus.WAITING:
+            raise GameError(_("The game has not started yet."))
+        raise GameError(_("The game is over."))
+    if seat is None or not seat.is_filled:
+        raise GameError(_("You are watching this game; only its players make moves."))
+    if version is None or version != game.version:
+        raise StaleVersion
+    if seat.bot:
+        raise GameError(_("A bot plays your seat now."))
+    state = load_state(game)
+    previous_turn = _turn_key(state)
+    try:
+        concrete = prepare_action(state, seat.number, action)
+        events = engine.apply(state, seat.number, concrete)
+    except engine.AmbiguousWild as error:
+        raise MoveRefused(error, wild_choices(state, error)) from None
+    except engine.DomainError as error:
+        raise MoveRefused(error) from None
+    result = MoveResult(game=game, seats=seats, state=state)
+    _log(result, seat.number, concrete, events, actor=user, kind=MoveKind.PLAYER)
+    _run_bots(result)
+    _save(result, previous_turn=previous_turn)
+    return result
+
+
+def prepare_action(state: engine.GameState, seat: int, action: object) -> dict:
+    """Turn the page's forms of a move into an engine action (the engine then checks everything)."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise engine.IllegalAction(_noop("That is not a move."))
+    kind = action["type"]
+    if kind in ("meld", "announce") and "cards" in action and "melds" not in action:
+        melds = _melds_from_selection(state, seat, action.get("cards"), action.get("wild_as"))
+        variant = engine.HAND_VARIANTS[state.variant]
+        if variant.opening == "announcement" and not state.deal.opened[seat]:
+            kind = "announce"
+        return {"type": kind, "melds": melds}
+    if (
+        kind == "take_discard"
+        and "cards" in action
+        and not {"melds", "lay_off", "declare_hand"} & set(action)
+    ):
+        if not state.deal.discard:
+            raise engine.IllegalAction(_noop("The discard pile is empty."))
+        selected = _ids(action.get("cards"))
+        if not selected:
+            raise engine.IllegalAction(_noop("Select the cards from your hand that go with the discard."))
+        top = state.deal.discard[-1]
+        melds = _melds_from_selection(state, seat, selected, action.get("wild_as"), extra=top)
+        return {"type": "take_discard", "melds": melds}
+    return action
+
+
+def _ids(value: object) -> list[int]:
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise engine.IllegalAction(_noop("Choose the cards by tapping them."))
+    return list(value)
+
+
+def _melds_from_selection(
+    state: engine.GameState, seat: int, card_ids: object, wild_as: object, extra=None
+) -> list[dict]:
+    """The selected cards as one meld, or else split into several melds (the solver's way)."""
+    ids = _ids(card_ids)
+    if not ids:
+        raise engine.IllegalAction(_noop("Select the cards to meld first."))
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    if len(set(ids)) != len(ids) or any(card_id not in hand for card_id in ids):
+        raise engine.InvalidCards(_noop("You do not hold one of those cards."))
+    cards = [hand[card_id] for card_id in ids] + ([extra] if extra is not None else [])
+    pins = wild_as if isinstance(wild_as, dict) else {}
+    pins = {int(k): v for k, v in pins.items() if str(k).isdigit() and isinstance(v, str)}
+    wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
+    if extra is not None and wilds.is_wild(extra):
+        # A wild card taken from the discard pile plays as a natural ace: the engine reads it itself.
+        spec: dict = {"cards": [card.id for card in cards]}
+        if pins:
+            spec["wild_as"] = {str(k): v for k, v in pins.items()}
+        return [spec]
+    try:
+        meld = engine.make_meld(cards, wilds, rules, pins or None)
+    except engine.AmbiguousWild:
+        raise
+    except engine.MeldError:
+        split = engine.meld_partition(cards, wilds, rules) if len(cards) >= 6 else None
+        if split:
+            return [engine_actions.meld_spec(m, wilds) for m in split]
+        raise
+    return [engine_actions.meld_spec(meld, wilds)]
+
+
+def wild_choices(state: engine.GameState, error: engine.AmbiguousWild) -> list[tuple[int, str]]:
+    """[(wild card id, face)] the player may name, from the engine's readings."""
+    wilds = engine_actions.wilds_of(state)
+    choices: list[tuple[int, str]] = []
+    for meld in error.choices:
+        for card, face in zip(meld.cards, meld.plays_as, strict=True):
+            if wilds.is_wild(card) and face[1]:
+                choice = (card.id, face_text(face))
+                if choice not in choices:
+                    choices.append(choice)
+    return choices
+
+
+def _log(
+    result: MoveResult, seat: int | None, action: dict, events: list, *, actor=None, kind=MoveKind.PLAYER
+):
+    result.moves.append(
+        Move(
+            game=result.game,
+            seq=result.state.version,
+            seat=seat,
+            actor=actor,
+            kind=kind,
+            action=action,
+            created_at=timezone.now(),
+        )
+    )
+    result.events.extend(events)
+
+
+def _run_bots(result: MoveResult) -> None:
+    """Let bot seats move while one has something to do (a redeal demand, or its turn)."""
+    state = result.state
+    bots = sorted(seat.number for seat in result.seats if seat.bot)
+    if not bots:
+        return
+    for _step in range(MAX_BOT_STEPS):
+        if state.finished:
+            return
+        for number in bots:
+            action = engine.bot_action(state, number)
+            if action is not None:
+                events = engine.apply(state, number, action)
+                _log(result, number, action, events, kind=MoveKind.BOT)
+                break
+        else:
+            return
+    log.warning("game %s: bots stopped after %s steps", result.game.pk, MAX_BOT_STEPS)
+
+
+def _turn_key(state: engine.GameState | None) -> tuple | None:
+    """Identifies the turn in progress; a different key means the turn changed."""
+    if state is None or state.finished:
+        return None
+    deal = state.deal
+    return (deal.number, deal.attempt, deal.current, deal.turns[deal.current])
+
+
+def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
+    """State, log and version in the transaction the caller holds; then the hooks."""
+    game, state = result.game, result.state
+    if result.moves:
+        Move.objects.bulk_create(result.moves)
+    game.state = engine.to_json(state)
+    game.version = state.version
+    game.revision += 1
+    ended = [event for event in result.events if event.get("type") == "deal_ended"]
+    if ended:
+        _on_deal_end(game, ended)
+    if state.finished and game.status != GameStatus.FINISHED:
+        _on_game_end(game)
+    if _turn_key(state) != previous_turn or previous_turn is None:
+        _on_turn_change(game, previous_turn, result.events, state=state)
+    game.save()
+
+
+# --- Hooks (inside the transaction) ------------------------------------------------------------
+
+
+def _on_turn_change(game: Game, previous_turn: tuple | None, events: list[dict], *, state) -> None:
+    """The turn passed to another seat (or to the same seat in a new deal), the game started or ended.
+
+    ``previous_turn`` is ``(deal, attempt, seat, turn number)`` or None; ``events`` are this write's
+    engine events (with secrets: never show them unfiltered); ``state`` is the engine state after it.
+    Updates the denormalised turn columns and the deadline from the time per move. Issue 6 adds the
+    notification intent (an outbox row) here, in the same transaction as the move.
+    """
+    now = timezone.now()
+    if game.status != GameStatus.ACTIVE or state.finished:
+        game.turn_seat = None
+        game.turn_started_at = None
+        game.deadline_at = None
+        game.next_reminder_at = None
+        return
+    game.turn_seat = state.current
+    game.turn_started_at = now
+    game.deadline_at = now + timedelta(hours=game.move_hours) if game.move_hours else None
+    game.next_reminder_at = None  # issue 6 computes it from each player's reminder settings
+
+
+def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
+    """One or more deals ended in this write (``deal_ended`` events: points, totals, hands).
+
+    The place where issue 6 enqueues background scoring (``transaction.on_commit``) of the group's
+    standings; scoring/ will offer a ``record_online_game`` service for it. Nothing to do yet: the
+    deal's score already lives in the game's state.
+    """
+    for event in ended_events:
+        log.info("game %s: deal %s ended", game.pk, event.get("deal"))
+
+
+def _on_game_end(game: Game) -> None:
+    game.status = GameStatus.FINISHED
+    game.finished_at = timezone.now()
+
+
+# --- Timeouts (called by the deadline scan of issue 6) -----------------------------------------
+
+
+@transaction.atomic
+def timeout_move(*, game_id: int, now=None) -> MoveResult | None:
+    """Apply the game's timeout rule if the current turn's deadline has passed; None if there is nothing
+    to do (no deadline, not due yet, rule "nothing", game not active). Safe to call twice: the second
+    call finds the new turn's deadline in the future."""
+    now = now or timezone.now()
+    game = _locked(game_id)
+    if game.status != GameStatus.ACTIVE or game.deadline_at is None or game.deadline_at > now:
+        return None
+    if game.timeout_rule == TimeoutRule.NOTHING:
+        return None
+    seats = seats_of(game)
+    state = load_state(game)
+    previous_turn = _turn_key(state)
+    number = state.current
+    result = MoveResult(game=game, seats=seats, state=state)
+    if game.timeout_rule == TimeoutRule.BOT:
+        seat = next(s for s in seats if s.number == number)
+        seat.bot = True
+        seat.save(update_fields=["bot"])
+    else:
+        for action in _auto_moves(state, number):
+            events = engine.apply(state, number, action)
+            _log(result, number, action, events, kind=MoveKind.TIMEOUT)
+    _run_bots(result)
+    _save(result, previous_turn=previous_turn)
+    return result
+
+
+@transaction.atomic
+def hand_seat_to_bot(*, game_id: int, number: int) -> MoveResult:
+    """A bot plays ``number``'s seat from now on (the player stays recorded on the seat)."""
+    game = _locked(game_id)
+    if game.status != GameStatus.ACTIVE:
+        raise GameError(_("The game is not in play."))
+    seats = seats_of(game)
+    seat = next((s for s in seats if s.number == number), None)
+    if seat is None:
+        raise GameError(_("There is no such seat at this table."))
+    seat.bot = True
+    seat.save(update_fields=["bot"])
+    state = load_state(game)
+    result = MoveResult(game=game, seats=seats, state=state)
+    previous_turn = _turn_key(state)
+    _run_bots(result)
+    _save(result, previous_turn=previous_turn)
+    return result
+
+
+def _auto_moves(state: engine.GameState, seat: int) -> list[dict]:
+    """The timeout move: draw (if not drawn yet) and discard the drawn card; never melds. If the drawn
+    card cannot be discarded (or nothing was drawn: a first turn of 15 cards), the bot's worst card."""
+    moves = []
+    work = state.copy()
+    drawn = None
+    if work.deal.phase == engine.DRAW:
+        events = engine.apply(work, seat, {"type": "draw"})
+        drawn = events[0]["secret"]["card"]["id"]
+        moves.append({"type": "draw"})
+    elif work.deal.turn.drew == "stock":
+        for event in reversed(work.deal.events):
+            if event.get("type") == "drew" and event.get("seat") == seat:
+                drawn = event["secret"]["card"]["id"]
+                break
+    hand = work.deal.hands[seat]
+    candidates = [card.id for card in hand if card.id == drawn] + [worst_card(work, seat).id]
+    candidates += [card.id for card in hand]
+    for card_id in candidates:
+        action = {"type": "discard", "card": card_id}
+        if engine.can(work, seat, action):
+            return [*moves, action]
+    raise ObjectDoesNotExist("no card can be discarded")  # pragma: no cover - the engine always allows one

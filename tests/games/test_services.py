@@ -1,0 +1,140 @@
+import pytest
+
+from games import engine, services
+from games.models import Game, GameStatus, Move, TimeoutRule
+
+
+def test_it_deals_when_every_seat_is_filled(owner, member, start_game):
+    game = start_game([owner, member, services.BOT], seed=7)
+    assert game.status == GameStatus.WAITING
+    assert game.state is None
+    services.accept_seat(game_id=game.pk, user=member)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    assert game.state["players"] == 3
+    assert game.turn_seat is not None
+
+
+def test_it_freezes_the_validated_options(owner, start_game):
+    game = start_game([owner, services.BOT], options={"max_wild_per_meld": 2})
+    assert game.options == {
+        "teams": False,
+        "tie_break": True,
+        "no_out_first_turn": True,
+        "max_wild_per_meld": 2,
+    }
+    assert game.state["options"] == game.options
+
+
+def test_it_refuses_bad_options_with_the_engines_sentence(owner, start_game):
+    with pytest.raises(services.GameError, match="Partnership play needs exactly 4 players"):
+        start_game([owner, services.BOT], options={"teams": True})
+    assert not Game.objects.exists()
+
+
+def test_it_refuses_players_from_outside_the_group(owner, outsider, start_game):
+    with pytest.raises(services.GameError, match="member of the group"):
+        start_game([owner, outsider])
+
+
+def test_a_declined_seat_can_be_taken_by_another_member(owner, member, admin, start_game):
+    game = start_game([owner, member])
+    services.decline_seat(game_id=game.pk, user=member)
+    services.take_seat(game_id=game.pk, user=admin, number=1)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    assert [s.user for s in game.seats.order_by("number")] == [owner, admin]
+
+
+def test_a_move_saves_state_log_and_version_together(duel, owner, member):
+    people = {s.number: s.user for s in duel.seats.all()}
+    state = engine.from_json(duel.state)
+    seat = state.current
+    action = engine.legal_actions(state, seat)[-1]
+    result = services.play(game_id=duel.pk, user=people[seat], version=duel.version, action=action)
+    duel.refresh_from_db()
+    assert duel.version == 1 == result.state.version
+    assert list(Move.objects.filter(game=duel).values_list("seq", "seat", "action")) == [(1, seat, action)]
+    assert duel.turn_seat == 1 - seat
+
+
+def test_a_stale_version_is_refused_and_nothing_changes(duel):
+    people = {s.number: s.user for s in duel.seats.all()}
+    state = engine.from_json(duel.state)
+    seat = state.current
+    action = engine.legal_actions(state, seat)[-1]
+    services.play(game_id=duel.pk, user=people[seat], version=0, action=action)
+    with pytest.raises(services.StaleVersion):
+        services.play(game_id=duel.pk, user=people[seat], version=0, action=action)
+    assert Move.objects.filter(game=duel).count() == 1
+
+
+def test_it_is_not_your_turn_changes_nothing(duel):
+    people = {s.number: s.user for s in duel.seats.all()}
+    state = engine.from_json(duel.state)
+    waiting = 1 - state.current
+    with pytest.raises(services.MoveRefused, match="It is not your turn"):
+        services.play(game_id=duel.pk, user=people[waiting], version=0, action={"type": "draw"})
+    duel.refresh_from_db()
+    assert duel.version == 0
+    assert not Move.objects.exists()
+
+
+def test_a_watcher_cannot_move(duel, admin):
+    with pytest.raises(services.GameError, match="watching"):
+        services.play(game_id=duel.pk, user=admin, version=0, action={"type": "draw"})
+
+
+def test_an_outsider_finds_no_game(duel, outsider):
+    with pytest.raises(services.GameNotFound):
+        services.play(game_id=duel.pk, user=outsider, version=0, action={"type": "draw"})
+
+
+def test_bots_play_their_turns_in_the_same_write(owner, start_game):
+    game = start_game([owner, services.BOT, services.BOT], seed=99)
+    assert game.turn_seat == 0
+    assert all(move.seat != 0 and move.kind == "bot" for move in game.moves.all())
+    state = engine.from_json(game.state)
+    action = engine.bot_action(state, 0)
+    result = services.play(game_id=game.pk, user=owner, version=game.version, action=action)
+    game.refresh_from_db()
+    assert game.turn_seat == 0 or game.status == GameStatus.FINISHED
+    assert {m.seat for m in result.moves[1:]} <= {1, 2}
+
+
+def test_replaying_the_log_from_the_seed_gives_the_stored_state(owner, start_game):
+    game = start_game([owner, services.BOT, services.BOT], seed=5)
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        state = engine.from_json(game.state)
+        action = engine.bot_action(state, 0)
+        services.play(game_id=game.pk, user=owner, version=game.version, action=action)
+    game.refresh_from_db()
+    moves = list(game.moves.order_by("seq").values_list("seat", "action"))
+    assert len(moves) == game.version > 60
+    replayed = engine.replay(game.variant, game.options, game.players, game.seed, moves)
+    assert engine.dumps(replayed) == engine.dumps(engine.from_json(game.state))
+
+
+def test_the_timeout_move_draws_and_discards_the_drawn_card(owner, member, start_game):
+    game = start_game([owner, member], seed=3, move_hours=24, timeout_rule=TimeoutRule.AUTO_MOVE)
+    services.accept_seat(game_id=game.pk, user=member)
+    game.refresh_from_db()
+    assert game.deadline_at is not None
+    people = {s.number: s.user for s in game.seats.all()}
+    state = engine.from_json(game.state)
+    first = state.current
+    discard = next(a for a in engine.legal_actions(state, first) if a["type"] == "discard")
+    services.play(game_id=game.pk, user=people[first], version=0, action=discard)
+    game.refresh_from_db()
+    assert services.timeout_move(game_id=game.pk) is None  # not due yet
+    result = services.timeout_move(game_id=game.pk, now=game.deadline_at)
+    drew, discarded = [m.action for m in result.moves]
+    assert drew == {"type": "draw"}
+    drawn = result.events[0]["secret"]["card"]["id"]
+    assert discarded == {"type": "discard", "card": drawn}
+    game.refresh_from_db()
+    assert game.turn_seat == first
+    assert game.deadline_at > result.moves[0].created_at
