@@ -1,6 +1,27 @@
-"""URLs of the scoring app, included at the site root by handsite/urls.py. Use paths such as
-"groups/<slug:group_slug>/scoring/..." and the handsite.access.group_view decorator."""
+"""URLs of the score sheets, under groups/<group_slug>/sheets/ (every view uses group_view)."""
+
+from django.urls import path
+
+from scoring import views
 
 app_name = "scoring"
 
-urlpatterns: list = []
+G = "groups/<slug:group_slug>/sheets/"
+S = G + "<int:sheet_id>/"
+
+urlpatterns = [
+    path(G, views.sheet_list, name="sheet_list"),
+    path(G + "new/", views.sheet_new, name="sheet_new"),
+    path(G + "new/<slug:rule_set>/", views.sheet_create, name="sheet_create"),
+    path(G + "link-guest/", views.link_guest, name="link_guest"),
+    path(G + "export.<str:fmt>", views.group_export, name="group_export"),
+    path(S, views.sheet_detail, name="sheet"),
+    path(S + "live/", views.sheet_live, name="sheet_live"),
+    path(S + "do-not-count/", views.sheet_do_not_count, name="sheet_do_not_count"),
+    path(S + "deals/new/", views.deal_new, name="deal_new"),
+    path(S + "deals/<int:deal_id>/edit/", views.deal_edit, name="deal_edit"),
+    path(S + "deals/<int:deal_id>/delete/", views.deal_delete, name="deal_delete"),
+    path(S + "count/", views.count_cards, name="count_cards"),
+    path(S + "opening/", views.opening_check, name="opening_check"),
+    path(S + "export.<str:fmt>", views.sheet_export, name="sheet_export"),
+]

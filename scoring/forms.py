@@ -1,0 +1,318 @@
+"""Forms of the score sheets. They only read input into the raw facts / service arguments; the
+rules (and every refusal) are the engine's, through scoring.services."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engine.errors import DomainError
+from games.engine.scoring import HAND_NAMES, KUWAITI_TABLE, winner_from_flags
+from games.engine.variants import HandAndFootVariant
+from scoring import services
+from scoring.services import PlayerEntry
+
+
+def option_field(option) -> forms.Field:
+    label = gettext_lazy(option.label)  # the engine marks its labels with its own _
+    if option.kind == "bool":
+        return forms.BooleanField(label=label, required=False, initial=option.default)
+    return forms.TypedChoiceField(
+        label=label, choices=[(c, str(c)) for c in option.choices], coerce=int, initial=option.default
+    )
+
+
+class SheetForm(forms.Form):
+    """A new sheet of one rule set: title, options, players in seat order (member or guest), first dealer."""
+
+    title = forms.CharField(label=gettext_lazy("Name of the game (optional)"), max_length=80, required=False)
+
+    def __init__(self, *args, variant, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant = variant
+        self.members = {str(user.pk): user for user in members}
+        self.option_names = []
+        for option in variant.options:
+            self.fields[f"option_{option.name}"] = option_field(option)
+            self.option_names.append(option.name)
+        member_choices = [("", _("— a guest —"))] + [(pk, user.name) for pk, user in self.members.items()]
+        self.seat_count = variant.max_players
+        for seat in range(self.seat_count):
+            self.fields[f"member_{seat}"] = forms.ChoiceField(
+                label=_("Player %(number)s") % {"number": seat + 1}, choices=member_choices, required=False
+            )
+            self.fields[f"guest_{seat}"] = forms.CharField(
+                label=_("or a guest's name"), max_length=60, required=False
+            )
+        self.fields["first_dealer"] = forms.ChoiceField(
+            label=_("First dealer"),
+            choices=[("", _("Draw at random"))]
+            + [(str(seat), _("Player %(number)s") % {"number": seat + 1}) for seat in range(self.seat_count)],
+            required=False,
+        )
+
+    def seat_rows(self):
+        return [(seat, self[f"member_{seat}"], self[f"guest_{seat}"]) for seat in range(self.seat_count)]
+
+    def option_fields(self):
+        return [self[f"option_{name}"] for name in self.option_names]
+
+    def clean(self):
+        data = super().clean()
+        players, seat_of_row = [], {}
+        for seat in range(self.seat_count):
+            member = data.get(f"member_{seat}") or ""
+            guest = (data.get(f"guest_{seat}") or "").strip()
+            if member and guest:
+                self.add_error(f"guest_{seat}", _("Choose a member or type a guest's name, not both."))
+                continue
+            if member:
+                seat_of_row[seat] = len(players)
+                players.append(PlayerEntry(user=self.members[member]))
+            elif guest:
+                seat_of_row[seat] = len(players)
+                players.append(PlayerEntry(name=guest))
+        data["players"] = players
+        dealer = data.get("first_dealer")
+        if dealer not in (None, ""):
+            if int(dealer) not in seat_of_row:
+                self.add_error("first_dealer", _("The first dealer must be one of the players."))
+            else:
+                data["first_dealer_seat"] = seat_of_row[int(dealer)]
+        data["options"] = {name: data.get(f"option_{name}") for name in self.option_names}
+        return data
+
+
+def finish_choices(variant) -> list[tuple[str, str]]:
+    """Ways of going out the rule set scores, as (value, label) for radio buttons."""
+    if variant.scoring == "kuwaiti":
+        return [(name, _(KUWAITI_TABLE[name].label)) for name in HAND_NAMES]
+    choices = [("normal", _("Normal")), ("hand", _("“Hand” (all melded in one turn)"))]
+    if variant.scoring == "egyptian":
+        choices += [
+            (name, _(KUWAITI_TABLE[name].label))
+            for name in HAND_NAMES
+            if name not in ("announcement", "regular")
+        ]
+    return choices
+
+
+class DealForm(forms.Form):
+    """One deal of a sheet. Built for the sheet's players (and sides in Hand and Foot)."""
+
+    def __init__(self, *args, sheet, players, sides, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sheet = sheet
+        self.players = players
+        self.sides = sides
+        self.variant = sheet.variant
+        self.handfoot = isinstance(self.variant, HandAndFootVariant)
+        count = len(players)
+        if self.handfoot:
+            for index, _seats in enumerate(sides):
+                self.fields[f"red_books_{index}"] = forms.IntegerField(label=_("Red books"), required=False)
+                self.fields[f"black_books_{index}"] = forms.IntegerField(
+                    label=_("Black books"), required=False
+                )
+                self.fields[f"melded_points_{index}"] = forms.IntegerField(
+                    label=_("Melded card points"), required=False
+                )
+                self.fields[f"melded_cards_{index}"] = forms.CharField(
+                    label=_("or the melded cards"), required=False, max_length=1200
+                )
+                if self.variant.table_bonus_22:
+                    self.fields[f"picked_22_{index}"] = forms.IntegerField(
+                        label=_("Picked up exactly 22 cards (players)"), required=False
+                    )
+        else:
+            self.fields["void"] = forms.BooleanField(label=_("Void deal (the stock ran out)"), required=False)
+            self.fields["finish"] = forms.CharField(required=False, max_length=40)
+            if self.variant.indicator:
+                self.fields["indicator"] = forms.CharField(
+                    label=_("Wild-card indicator"), required=False, max_length=4
+                )
+            for seat in range(count):
+                self.fields[f"opened_{seat}"] = forms.BooleanField(
+                    label=_("Announced") if self.variant.scoring == "kuwaiti" else _("Opened"), required=False
+                )
+                if self.variant.scoring == "kuwaiti":
+                    self.fields[f"irregular_{seat}"] = forms.BooleanField(
+                        label=_("Irregularity"), required=False
+                    )
+        for seat in range(count):
+            self.fields[f"held_points_{seat}"] = forms.IntegerField(label=_("Points held"), required=False)
+            self.fields[f"held_cards_{seat}"] = forms.CharField(
+                label=_("or the cards held"), required=False, max_length=600
+            )
+        self.finishes = [] if self.handfoot else finish_choices(self.variant)
+
+    # --- Reading the facts ---------------------------------------------------------------------
+
+    def _chosen(self, name: str) -> list[str]:
+        return self.data.getlist(name) if hasattr(self.data, "getlist") else list(self.data.get(name, []))
+
+    def _seat_number(self, value: str, limit: int) -> int | None:
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            self.add_error(None, _("“%(value)s” is not a player of this sheet.") % {"value": value})
+            return None
+
+    def _out(self, name: str, limit: int) -> int | None:
+        """The one seat (side) marked as gone out; two are refused with the engine's sentence."""
+        values = [v for v in self._chosen(name) if v != ""]
+        seats = [self._seat_number(v, limit) for v in values]
+        if any(seat is None for seat in seats):
+            return None
+        if len(seats) == 1:
+            return seats[0]  # a seat outside the sheet is refused by the engine with its sentence
+        if not seats:
+            return None
+        if any(not 0 <= seat < limit for seat in seats):
+            return next(seat for seat in seats if not 0 <= seat < limit)
+        try:
+            winner_from_flags([seat in seats for seat in range(limit)])
+        except DomainError as error:
+            self.add_error(None, services.error_sentence(error))
+        return None
+
+    def _held(self, seat: int, indicator: str | None):
+        cards = (self.cleaned_data.get(f"held_cards_{seat}") or "").strip()
+        typed = self.cleaned_data.get(f"held_points_{seat}")
+        if cards:
+            if typed is not None:
+                try:
+                    value = services.count_cards(self.sheet, cards, indicator=indicator).total
+                except services.SheetError as error:
+                    self.add_error(f"held_cards_{seat}", error.message)
+                    return None
+                if value != typed:
+                    self.add_error(
+                        f"held_points_{seat}",
+                        _("The cards are worth %(value)s, not the %(typed)s typed.")
+                        % {"value": value, "typed": typed},
+                    )
+            return " ".join(cards.replace(",", " ").upper().split())
+        return typed
+
+    def clean(self):
+        data = super().clean()
+        count = len(self.players)
+        if self.handfoot:
+            out = self._out("went_out", len(self.sides))
+            sides = []
+            for index, seats in enumerate(self.sides):
+                melded = (data.get(f"melded_cards_{index}") or "").strip()
+                sides.append(
+                    {
+                        "red_books": data.get(f"red_books_{index}") or 0,
+                        "black_books": data.get(f"black_books_{index}") or 0,
+                        "melded_points": data.get(f"melded_points_{index}"),
+                        "melded": " ".join(melded.upper().split()),
+                        "held": [self._held(seat, None) for seat in seats],
+                        "went_out": out == index,
+                        "picked_22": data.get(f"picked_22_{index}") or 0,
+                    }
+                )
+            if out is not None and not 0 <= out < len(self.sides):
+                self.add_error(None, _("Player %(number)s is not on this sheet.") % {"number": out + 1})
+            data["facts"] = {"sides": sides}
+            return data
+        indicator = (data.get("indicator") or "").strip().upper() or None
+        if data.get("void"):
+            data["facts"] = {
+                "winner": None,
+                "finish": "normal",
+                "opened": [False] * count,
+                "held": [None] * count,
+            }
+            return data
+        winner = self._out("winner", count)
+        if winner is None and not self.errors:
+            self.add_error(None, _("Say who went out, or mark the deal as void."))
+        facts = {
+            "winner": winner,
+            "finish": (data.get("finish") or "normal").strip(),
+            "opened": [bool(data.get(f"opened_{seat}")) for seat in range(count)],
+            "held": [None if seat == winner else self._held(seat, indicator) for seat in range(count)],
+        }
+        if self.variant.scoring == "kuwaiti":
+            facts["irregular"] = [bool(data.get(f"irregular_{seat}")) for seat in range(count)]
+        if self.variant.indicator:
+            facts["indicator"] = indicator
+        data["facts"] = facts
+        return data
+
+    # --- Editing: facts back into the form ------------------------------------------------------
+
+    @classmethod
+    def initial_from(cls, sheet, facts: dict, sides) -> dict:
+        initial: dict = {}
+
+        def put_held(seat, value):
+            if isinstance(value, int) and not isinstance(value, bool):
+                initial[f"held_points_{seat}"] = value
+            elif value:
+                initial[f"held_cards_{seat}"] = value
+
+        if "sides" in facts:
+            for index, side in enumerate(facts["sides"]):
+                initial[f"red_books_{index}"] = side.get("red_books", 0)
+                initial[f"black_books_{index}"] = side.get("black_books", 0)
+                initial[f"melded_points_{index}"] = side.get("melded_points")
+                initial[f"melded_cards_{index}"] = side.get("melded", "")
+                initial[f"picked_22_{index}"] = side.get("picked_22", 0)
+                for seat, value in zip(sides[index], side.get("held") or (), strict=False):
+                    put_held(seat, value)
+                if side.get("went_out"):
+                    initial["went_out"] = [str(index)]
+            return initial
+        initial["void"] = facts.get("winner") is None
+        initial["finish"] = facts.get("finish", "normal")
+        initial["indicator"] = facts.get("indicator") or ""
+        if facts.get("winner") is not None:
+            initial["winner"] = [str(facts["winner"])]
+        for seat, flag in enumerate(facts.get("opened") or ()):
+            initial[f"opened_{seat}"] = flag
+        for seat, flag in enumerate(facts.get("irregular") or ()):
+            initial[f"irregular_{seat}"] = flag
+        for seat, value in enumerate(facts.get("held") or ()):
+            put_held(seat, value)
+        return initial
+
+    def chosen(self, name: str) -> list[str]:
+        """For the template: the radio values checked (from the post, or the initial facts)."""
+        if self.is_bound:
+            return self._chosen(name)
+        return list(self.initial.get(name, []))
+
+
+class DoNotCountForm(forms.Form):
+    do_not_count = forms.BooleanField(required=False)
+
+
+class LinkGuestForm(forms.Form):
+    guest_name = forms.CharField(label=gettext_lazy("Guest"), max_length=60)
+    user = forms.ChoiceField(label=gettext_lazy("is the member"))
+
+    def __init__(self, *args, guests, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.members = {str(user.pk): user for user in members}
+        self.fields["guest_name"].widget = forms.Select(choices=[(name, name) for name in guests])
+        self.fields["user"].choices = [(pk, user.name) for pk, user in self.members.items()]
+
+    def clean_user(self):
+        return self.members[self.cleaned_data["user"]]
+
+
+class OpeningCheckForm(forms.Form):
+    melds = forms.CharField(
+        label=gettext_lazy("Melds, one per line"),
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "QH KH AH\n9C 9D 9S"}),
+        max_length=600,
+    )
+    indicator = forms.CharField(label=gettext_lazy("Wild-card indicator"), required=False, max_length=4)
+    last_opening = forms.IntegerField(
+        label=gettext_lazy("The last opening of this deal totalled"), required=False, min_value=0
+    )

@@ -1,0 +1,59 @@
+// The card picker of the score sheet. No framework: "Pick cards" next to a cards field opens the
+// one picker panel for that field; tapping a suit then ranks appends cards ("KS") to the field and
+// fires an input event, so htmx asks the server to count them. Without JavaScript the field is typed.
+(() => {
+  const picker = () => document.getElementById("picker");
+  let target = null;
+  let suit = "S";
+
+  const tokens = () => (target ? target.value.trim().split(/[\s,]+/).filter(Boolean) : []);
+
+  function show() {
+    const panel = picker();
+    if (!panel || !target) return;
+    const chips = panel.querySelector("[data-picker-cards]");
+    chips.textContent = tokens().join(" ") || "—";
+  }
+
+  function write(list) {
+    target.value = list.join(" ");
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+    show();
+  }
+
+  function open(button) {
+    const panel = picker();
+    target = document.querySelector(button.dataset.pickerOpen);
+    if (!panel || !target) return;
+    panel.querySelector("[data-picker-name]").textContent = button.dataset.pickerName || "";
+    // Put the panel right under the field it fills, so the count stays in view.
+    button.closest(".cards-field").after(panel);
+    panel.hidden = false;
+    show();
+    panel.scrollIntoView({ block: "nearest" });
+  }
+
+  document.addEventListener("click", (event) => {
+    const el = event.target.closest("button");
+    if (!el) return;
+    if (el.dataset.pickerOpen) { open(el); return; }
+    const panel = picker();
+    if (!panel || !panel.contains(el) || !target) return;
+    if (el.dataset.suit) {
+      suit = el.dataset.suit;
+      panel.querySelectorAll("[data-suit]").forEach((b) => b.setAttribute("aria-pressed", String(b === el)));
+    } else if (el.dataset.rank) {
+      write([...tokens(), el.dataset.rank + suit]);
+    } else if (el.dataset.face) {
+      write([...tokens(), el.dataset.face]);
+    } else if (el.hasAttribute("data-picker-undo")) {
+      write(tokens().slice(0, -1));
+    } else if (el.hasAttribute("data-picker-clear")) {
+      write([]);
+    } else if (el.hasAttribute("data-picker-close")) {
+      panel.hidden = true;
+      target.focus();
+      target = null;
+    }
+  });
+})();

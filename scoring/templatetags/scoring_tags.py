@@ -1,0 +1,27 @@
+"""Template helpers of the score sheets."""
+
+from __future__ import annotations
+
+from django import template
+
+from scoring.models import Sheet
+
+register = template.Library()
+
+
+@register.simple_tag
+def group_sheets(group, limit=6):
+    """The group's latest sheets, for the group page's "Score sheets" section."""
+    return list(Sheet.objects.filter(group=group).prefetch_related("players__user")[:limit])
+
+
+@register.filter
+def seat_names(sheet):
+    return ", ".join(player.display_name for player in sheet.players.all())
+
+
+@register.filter
+def winners_of(sheet):
+    """The names of a finished sheet's winners."""
+    players = {player.seat: player.display_name for player in sheet.players.all()}
+    return " & ".join(players[seat] for seat in sheet.winner_seats if seat in players)

@@ -1,0 +1,400 @@
+"""Thin function views of the score sheets: read input, call scoring.services, render. Every page is
+behind handsite.access.group_view (404 for people outside the group). HTMX requests get a partial of
+the same template; every action also works as a plain form post."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.engine.picker import PICKER_RANKS, picker_faces
+from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
+from handsite.access import group_view
+from scoring import exports, services
+from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
+from scoring.models import Deal, Sheet
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _sheet(group, sheet_id) -> Sheet:
+    return get_object_or_404(Sheet.objects.select_related("group", "created_by"), pk=sheet_id, group=group)
+
+
+def _members(group):
+    return [m.user for m in group.memberships.select_related("user").order_by("user__display_name", "pk")]
+
+
+# --- The group's sheets, history and standings --------------------------------------------------------
+
+
+@group_view
+@require_GET
+def sheet_list(request, group, membership):
+    sheets = Sheet.objects.filter(group=group).prefetch_related("players__user")
+    guests = services.guest_names(group)
+    context = {
+        "group": group,
+        "membership": membership,
+        "sheets": sheets,
+        "standings": services.group_standings(group),
+        "history": services.counted_sheets(group),
+        "guests": guests,
+        "link_form": LinkGuestForm(guests=guests, members=_members(group)) if guests else None,
+    }
+    return render(request, "scoring/sheet_list.html", context)
+
+
+@group_view
+@require_POST
+def link_guest(request, group, membership):
+    form = LinkGuestForm(request.POST, guests=services.guest_names(group), members=_members(group))
+    if not form.is_valid():
+        messages.error(request, _("Choose a guest and a member."))
+    else:
+        try:
+            count = services.link_guest(
+                group=group,
+                by=request.user,
+                guest_name=form.cleaned_data["guest_name"],
+                user=form.cleaned_data["user"],
+            )
+        except services.SheetError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("%(guest)s is now %(name)s on %(count)s seats.")
+                % {
+                    "guest": form.cleaned_data["guest_name"],
+                    "name": form.cleaned_data["user"].name,
+                    "count": count,
+                },
+            )
+    return redirect("scoring:sheet_list", group.slug)
+
+
+# --- Starting a sheet ------------------------------------------------------------------------------------
+
+
+@group_view
+@require_GET
+def sheet_new(request, group, membership):
+    return render(request, "scoring/sheet_new.html", {"group": group, "variants": list(VARIANTS.values())})
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def sheet_create(request, group, membership, rule_set):
+    if rule_set not in VARIANTS:
+        raise Http404
+    variant = get_variant(rule_set)
+    form = SheetForm(request.POST or None, variant=variant, members=_members(group))
+    if request.method == "GET":
+        form.initial.update({"member_0": str(request.user.pk)})
+    if request.method == "POST" and form.is_valid():
+        try:
+            sheet = services.create_sheet(
+                group=group,
+                by=request.user,
+                rule_set=rule_set,
+                players=form.cleaned_data["players"],
+                options=form.cleaned_data["options"],
+                first_dealer=form.cleaned_data.get("first_dealer_seat"),
+                title=form.cleaned_data["title"],
+            )
+        except services.SheetError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(sheet)
+    return render(request, "scoring/sheet_form.html", {"group": group, "variant": variant, "form": form})
+
+
+# --- The sheet --------------------------------------------------------------------------------------------
+
+
+def _qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d1b18", light="#ffffff")
+
+
+def _sheet_context(request, group, membership, sheet, **extra):
+    state = services.sheet_state(sheet)
+    changes = sheet.changes.select_related("by", "deal").order_by("-at", "-pk")[:30]
+    positions = {row.deal.pk: row for row in state.rows}
+    context = {
+        "group": group,
+        "membership": membership,
+        "sheet": sheet,
+        "state": state,
+        "rows": [_row_view(state, row) for row in state.rows],
+        "changes": [_change_view(state, change, positions) for change in changes],
+        "can_enter": services.can_enter(sheet, request.user),
+        "handfoot": isinstance(sheet.variant, HandAndFootVariant),
+        "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
+    }
+    context.update(extra)
+    return context
+
+
+def _row_view(state, row):
+    sides = []
+    if row.score is not None:
+        for index, side in enumerate(row.score.sides):
+            sides.append(
+                {
+                    "name": state.side_name(side.seats),
+                    "points": side.points,
+                    "total": row.totals[index] if index < len(row.totals) else None,
+                    "parts": [services.part_text(part) for part in side.parts],
+                }
+            )
+    return {"row": row, "dealer": state.players[row.dealer].display_name, "sides": sides}
+
+
+def _change_view(state, change, positions):
+    row = positions.get(change.deal_id)
+    return {"change": change, "deal_label": _deal_label(row) if row else _("a deleted deal")}
+
+
+def _deal_label(row) -> str:
+    if row.error:
+        return _("a deal that no longer scores")
+    if row.number is None:
+        return _("a void deal")
+    if row.tie_break:
+        return _("tie-break deal %(number)s") % {"number": row.number}
+    return _("deal %(number)s") % {"number": row.number}
+
+
+@group_view
+@require_GET
+def sheet_detail(request, group, membership, sheet_id):
+    sheet = _sheet(group, sheet_id)
+    url = request.build_absolute_uri(sheet.get_absolute_url())
+    context = _sheet_context(request, group, membership, sheet, share_url=url, qr=mark_safe(_qr_svg(url)))
+    return render(request, "scoring/sheet.html", context)
+
+
+@group_view
+@require_GET
+def sheet_live(request, group, membership, sheet_id):
+    """The live part of the sheet, polled every few seconds: 204 (nothing to swap) when the version the
+    page shows is still the current one."""
+    version = Sheet.objects.filter(pk=sheet_id, group=group).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404
+    if request.GET.get("version") == str(version):
+        return HttpResponse(status=204)
+    sheet = _sheet(group, sheet_id)
+    return render(request, "scoring/sheet.html#live", _sheet_context(request, group, membership, sheet))
+
+
+@group_view
+@require_POST
+def sheet_do_not_count(request, group, membership, sheet_id):
+    sheet = _sheet(group, sheet_id)
+    try:
+        sheet = services.mark_do_not_count(
+            sheet, by=request.user, do_not_count=request.POST.get("do_not_count") == "1"
+        )
+    except services.SheetPermissionDenied as error:
+        return HttpResponseForbidden(error.message)
+    if request.htmx:
+        return render(request, "scoring/sheet.html#live", _sheet_context(request, group, membership, sheet))
+    return redirect(sheet)
+
+
+# --- Deals ------------------------------------------------------------------------------------------------
+
+
+def _picker_context(sheet, players: int):
+    faces = picker_faces(sheet.rule_set, players)
+    by_suit = {suit: [f for f in faces if f.suit == suit] for suit in SUIT_SYMBOLS}
+    return {
+        "picker_suits": [(suit, SUIT_SYMBOLS[suit], by_suit[suit]) for suit in SUIT_SYMBOLS],
+        "picker_ranks": PICKER_RANKS,
+        "joker_most": next(f.most for f in faces if f.face == "JK"),
+    }
+
+
+def _deal_form_page(request, group, membership, sheet, deal=None):
+    if not services.can_enter(sheet, request.user):
+        return HttpResponseForbidden(_("Only the players of this sheet can enter deals."))
+    state = services.sheet_state(sheet)
+    if deal is None and state.status and state.status.finished:
+        messages.info(request, _("This game is over; edit a deal to correct it."))
+        return redirect(sheet)
+    initial = DealForm.initial_from(sheet, deal.facts, state.sides) if deal else {}
+    form = DealForm(
+        request.POST or None, initial=initial, sheet=sheet, players=state.players, sides=state.sides
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            if deal is None:
+                services.add_deal(sheet, by=request.user, facts=form.cleaned_data["facts"])
+            else:
+                services.edit_deal(deal, by=request.user, facts=form.cleaned_data["facts"])
+        except services.SheetError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Deal saved.") if deal is None else _("Deal corrected."))
+            return redirect(sheet)
+    seats = [
+        {
+            "seat": p.seat,
+            "name": p.display_name,
+            "is_dealer": False,
+            "opened": form[f"opened_{p.seat}"] if f"opened_{p.seat}" in form.fields else None,
+            "irregular": form[f"irregular_{p.seat}"] if f"irregular_{p.seat}" in form.fields else None,
+            "held_points": form[f"held_points_{p.seat}"],
+            "held_cards": form[f"held_cards_{p.seat}"],
+        }
+        for p in state.players
+    ]
+    sides = (
+        [
+            {
+                "index": index,
+                "name": state.side_name(seats_of_side),
+                "fields": [form[f"{name}_{index}"] for name in ("red_books", "black_books", "melded_points")],
+                "melded_cards": form[f"melded_cards_{index}"],
+                "picked_22": form[f"picked_22_{index}"] if f"picked_22_{index}" in form.fields else None,
+                "seats": [seats[seat] for seat in seats_of_side],
+            }
+            for index, seats_of_side in enumerate(state.sides)
+        ]
+        if form.handfoot
+        else []
+    )
+    status = state.status
+    context = {
+        "group": group,
+        "sheet": sheet,
+        "deal": deal,
+        "form": form,
+        "seats": seats,
+        "sides": sides,
+        "handfoot": isinstance(sheet.variant, HandAndFootVariant),
+        "winner_chosen": form.chosen("winner") if "finish" in form.fields else [],
+        "went_out_chosen": form.chosen("went_out"),
+        "finish_chosen": (form.data.get("finish") if form.is_bound else form.initial.get("finish"))
+        or "normal",
+        "next_number": status.next_deal_number if status else 1,
+        "next_dealer": state.next_dealer_name,
+        "opening_minimum": status.next_opening_minimum if status else None,
+        **_picker_context(sheet, len(state.players)),
+    }
+    return render(request, "scoring/deal_form.html", context)
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def deal_new(request, group, membership, sheet_id):
+    return _deal_form_page(request, group, membership, _sheet(group, sheet_id))
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def deal_edit(request, group, membership, sheet_id, deal_id):
+    sheet = _sheet(group, sheet_id)
+    deal = get_object_or_404(Deal, pk=deal_id, sheet=sheet, deleted_at__isnull=True)
+    return _deal_form_page(request, group, membership, sheet, deal)
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def deal_delete(request, group, membership, sheet_id, deal_id):
+    sheet = _sheet(group, sheet_id)
+    deal = get_object_or_404(Deal, pk=deal_id, sheet=sheet, deleted_at__isnull=True)
+    if not services.can_enter(sheet, request.user):
+        return HttpResponseForbidden(_("Only the players of this sheet can delete deals."))
+    error = None
+    if request.method == "POST":
+        try:
+            services.delete_deal(deal, by=request.user)
+        except services.SheetError as exc:
+            error = exc.message
+        else:
+            if request.htmx:
+                sheet.refresh_from_db()
+                return render(
+                    request, "scoring/sheet.html#live", _sheet_context(request, group, membership, sheet)
+                )
+            messages.success(request, _("Deal deleted."))
+            return redirect(sheet)
+    return render(
+        request, "scoring/deal_delete.html", {"group": group, "sheet": sheet, "deal": deal, "error": error}
+    )
+
+
+# --- Table helpers: the picker's count and the opening check --------------------------------------------
+
+
+@group_view
+@require_POST
+def count_cards(request, group, membership, sheet_id):
+    """HTMX: what the cards typed or picked in one field are worth (the engine counts)."""
+    sheet = _sheet(group, sheet_id)
+    field = request.POST.get("field", "")
+    if not field.startswith(("held_cards_", "melded_cards_")):
+        return HttpResponse(status=400)
+    text = request.POST.get(field, "")
+    context = {"text": text.strip(), "error": None, "value": None}
+    if text.strip():
+        try:
+            picked = services.count_cards(
+                sheet,
+                text,
+                kind="melded" if field.startswith("melded") else "held",
+                indicator=request.POST.get("indicator") or None,
+            )
+        except services.SheetError as error:
+            context["error"] = error.message
+        else:
+            context["value"] = picked.total
+            context["count"] = len(picked.cards)
+    return render(request, "scoring/deal_form.html#count", context)
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def opening_check(request, group, membership, sheet_id):
+    sheet = _sheet(group, sheet_id)
+    form = OpeningCheckForm(request.POST or None)
+    result = error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = services.check_opening(
+                sheet,
+                form.cleaned_data["melds"].splitlines(),
+                indicator=form.cleaned_data["indicator"] or None,
+                last_opening=form.cleaned_data["last_opening"],
+            )
+        except services.SheetError as exc:
+            error = exc.message
+    context = {"group": group, "sheet": sheet, "form": form, "result": result, "error": error}
+    if request.htmx:
+        return render(request, "scoring/opening_check.html#result", context)
+    return render(request, "scoring/opening_check.html", context)
+
+
+# --- Exports ----------------------------------------------------------------------------------------------
+
+
+@group_view
+@require_GET
+def sheet_export(request, group, membership, sheet_id, fmt):
+    sheet = _sheet(group, sheet_id)
+    return exports.response([sheet], fmt, f"sheet-{sheet.pk}")
+
+
+@group_view
+@require_GET
+def group_export(request, group, membership, fmt):
+    sheets = Sheet.objects.filter(group=group).order_by("created_at", "pk")
+    return exports.response(list(sheets), fmt, f"{group.slug}-sheets")
