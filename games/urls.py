@@ -1,6 +1,16 @@
-"""URLs of the games app, included at the site root by handsite/urls.py. Use paths such as
-"groups/<slug:group_slug>/games/..." and the handsite.access.group_view decorator."""
+"""URLs of the games app, included at the site root by handsite/urls.py."""
+
+from django.urls import path
+
+from games import views
 
 app_name = "games"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("groups/<slug:group_slug>/games/new/", views.game_create, name="new"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/", views.game_play, name="play"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/move/", views.game_move, name="move"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/poll/", views.game_poll, name="poll"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/seat/", views.game_seat, name="seat"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/replay/", views.game_replay, name="replay"),
+]

@@ -1,0 +1,292 @@
+"""What the play page shows, built from the engine's per-seat view (never from the raw state, except
+for the replay of a finished game, where every hand is public)."""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.engine.deal import deck_for
+from games.engine.melds import face_text
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+RANK_ORDER = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 20}
+HAND_NAMES = {
+    "announcement": _("Announcement"),
+    "regular": _("Regular Hand"),
+    "colored": _("Colored Hand"),
+    "suited": _("Suited Hand"),
+    "joker": _("Joker Hand"),
+    "double_joker": _("Double Joker Hand"),
+    "joker_colored": _("Joker Colored Hand"),
+    "joker_suited": _("Joker Suited Hand"),
+    "double_joker_colored": _("Double Joker Colored Hand"),
+    "double_joker_suited": _("Double Joker Suited Hand"),
+}
+
+
+def split_face(face: str) -> tuple[str, str]:
+    if face == "JK":
+        return "JK", ""
+    return face[:-1], face[-1]
+
+
+def card_html(card: dict, *, plays_as: str = "") -> SafeString:
+    """One visible card: ``<span class="card" data-card="ID">`` (the only way a card face is shown)."""
+    rank, suit = split_face(card["face"])
+    if rank == "JK":
+        inner = format_html('<span class="rank">{}</span>', "🃏")
+        css = "pcard joker"
+    else:
+        inner = format_html(
+            '<span class="rank">{}</span><span class="suit">{}</span>', rank, SUIT_SYMBOLS[suit]
+        )
+        css = f"pcard suit-{suit}"
+    extra = format_html(' <span class="plays-as">{}</span>', face_words(plays_as)) if plays_as else ""
+    return format_html('<span class="{}" data-card="{}">{}{}</span>', css, card["id"], inner, extra)
+
+
+def face_words(face: str) -> str:
+    """A face a wild card stands for ("8S" -> "8♠"; a set wild "5" -> "5")."""
+    if face and face[-1] in SUIT_SYMBOLS:
+        return face[:-1] + SUIT_SYMBOLS[face[-1]]
+    return face
+
+
+def cards_html(cards: list[dict]) -> SafeString:
+    return format_html_join(" ", "{}", ((card_html(card),) for card in cards))
+
+
+def sorted_cards(cards, *, keep_order: bool = False) -> list[dict]:
+    """Engine cards as card dicts (by suit, or in the given order)."""
+    shown = [{"id": card.id, "face": card.face} for card in cards]
+    return shown if keep_order else sorted(shown, key=lambda c: sort_key(c, "suit"))
+
+
+def sort_key(card: dict, sort: str):
+    rank, suit = split_face(card["face"])
+    rank_number = RANK_ORDER.get(rank) or int(rank)
+    if sort == "rank":
+        return (rank_number, SUIT_ORDER[suit], card["id"])
+    return (SUIT_ORDER[suit], rank_number, card["id"])
+
+
+def describe(event: dict, names: dict[int, str]) -> SafeString | None:
+    """One log event in words (translated), or None for bookkeeping events."""
+    kind = event.get("type")
+    who = names.get(event.get("seat"), "")
+    if kind == "deal_started":
+        return format_html(
+            _("Deal {number}: {dealer} deals, {first} plays first."),
+            number=event["deal"] + 1,
+            dealer=names.get(event["dealer"], ""),
+            first=names.get(event["first"], ""),
+        )
+    if kind == "indicator_turned":
+        return format_html(_("The indicator is {card}."), card=card_html(event["card"]))
+    if kind == "indicator_joker_returned":
+        return format_html(_("A joker was turned up and put back into the stock."))
+    if kind == "drew":
+        if "card" in event:
+            return format_html(_("{name} drew {card}."), name=who, card=card_html(event["card"]))
+        return format_html(_("{name} drew a card."), name=who)
+    if kind == "took_discard":
+        return format_html(
+            _("{name} took {card} from the discard pile."), name=who, card=card_html(event["card"])
+        )
+    if kind == "melded":
+        return format_html(_("{name} melded {cards}."), name=who, cards=cards_html(event["meld"]["cards"]))
+    if kind == "opened":
+        return format_html(_("{name} opened with {total}."), name=who, total=event["total"])
+    if kind == "announced":
+        return format_html(_("{name} announced with {total}."), name=who, total=event["total"])
+    if kind == "laid_off":
+        return format_html(_("{name} laid off {cards}."), name=who, cards=cards_html(event["cards"]))
+    if kind == "exchanged":
+        return format_html(
+            _("{name} put {cards} in place of {wild} and took the wild card."),
+            name=who,
+            cards=cards_html(event["cards"]),
+            wild=card_html(event["wild"]),
+        )
+    if kind == "discarded":
+        return format_html(_("{name} discarded {card}."), name=who, card=card_html(event["card"]))
+    if kind == "went_out":
+        if event.get("finish") == "hand":
+            return format_html(_("{name} went out with a Hand!"), name=who)
+        if event.get("finish") in HAND_NAMES and event["finish"] not in ("announcement", "regular"):
+            return format_html(_("{name} went out: {hand}!"), name=who, hand=HAND_NAMES[event["finish"]])
+        return format_html(_("{name} went out."), name=who)
+    if kind == "hand_declared":
+        return format_html(
+            _("{name} declared a Hand: {hand}."), name=who, hand=HAND_NAMES.get(event["name"], event["name"])
+        )
+    if kind == "stock_exhausted":
+        return format_html(_("The stock ran out: the deal does not count."))
+    if kind == "redeal_demanded":
+        return format_html(
+            _("{name} showed {cards} and demanded a redeal."), name=who, cards=cards_html(event["cards"])
+        )
+    if kind == "deal_ended":
+        return format_html(_("Deal {number} is over."), number=event["deal"] + 1)
+    if kind == "game_over":
+        return format_html(_("The game is over."))
+    return None
+
+
+def _meld_item(meld: dict, layoff_ids: set[int]) -> dict:
+    cards = []
+    for card, face in zip(meld["cards"], meld["plays_as"], strict=True):
+        shown = face_text(tuple(face))
+        cards.append(card_html(card, plays_as=shown if shown != card["face"] else ""))
+    return {"id": meld["id"], "kind": meld["kind"], "cards": cards, "can_lay_off": meld["id"] in layoff_ids}
+
+
+def build(state: engine.GameState, seats, *, viewer: int | None, sort: str = "suit", selected=()) -> dict:
+    """The template context of the board for ``viewer`` (a seat number, or None for a watcher)."""
+    picture = engine.view(state, viewer)
+    names = {seat.number: seat.name for seat in seats}
+    bots = {seat.number for seat in seats if seat.bot}
+    legal = engine.legal_actions(state, viewer) if viewer is not None else []
+    types = {action["type"] for action in legal}
+    layoff_ids = {t["meld"] for a in legal if a["type"] == "lay_off" for t in a["targets"]}
+    selected = {int(x) for x in selected}
+    hand = []
+    for card in sorted(picture["hand"] or [], key=lambda c: sort_key(c, sort)):
+        hand.append({"id": card["id"], "html": card_html(card), "selected": card["id"] in selected})
+    seat_rows = []
+    for row in picture["seats"]:
+        number = row["seat"]
+        seat_rows.append(
+            {
+                **row,
+                "name": names.get(number, ""),
+                "bot": number in bots,
+                "is_turn": picture["current"] == number,
+                "is_you": viewer == number,
+            }
+        )
+    groups: dict = {}
+    for meld in picture["melds"]:
+        key = meld["team"] if picture["teams"] else meld["owner"]
+        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids))
+    meld_groups = []
+    for key, melds in sorted(groups.items()):
+        if picture["teams"]:
+            title = " & ".join(names[n] for n in range(state.players) if n % 2 == key)
+        else:
+            title = names.get(key, "")
+        meld_groups.append({"title": title, "melds": melds})
+    takes = []
+    for action in legal:
+        if action["type"] == "take_discard":
+            takes.append(
+                {"json": json.dumps(action, separators=(",", ":")), "label": _take_label(action, state)}
+            )
+    exchanges = []
+    for action in legal:
+        if action["type"] == "exchange":
+            for option in action["options"]:
+                exchanges.append(
+                    {
+                        "json": json.dumps(option, separators=(",", ":")),
+                        "label": format_html(
+                            _("Exchange {cards} for the wild card in meld {meld}"),
+                            cards=cards_html([_public(state, i) for i in option["cards"]]),
+                            meld=option["meld"],
+                        ),
+                    }
+                )
+    meld_type = next((a["type"] for a in legal if a["type"] in ("meld", "announce")), None)
+    log_lines = [line for line in (describe(e, names) for e in picture["log"]) if line is not None]
+    deals = [
+        {"number": i + 1, "points": points, "void": void}
+        for i, (points, void) in enumerate(
+            zip(picture["scores"]["deals"], picture["scores"]["void"], strict=True)
+        )
+    ]
+    last_deal = None
+    if picture["last_deal"]:
+        last = picture["last_deal"]
+        last_deal = {
+            "number": last["deal"] + 1,
+            "winner": names.get(last["winner"]) if last.get("winner") is not None else None,
+            "void": last.get("void"),
+            "rows": [
+                {"name": names.get(n, ""), "points": last["points"][n], "cards": cards_html(last["hands"][n])}
+                for n in range(state.players)
+            ],
+        }
+    standings = sorted(
+        (
+            {
+                "name": names.get(n, ""),
+                "total": picture["scores"]["totals"][n],
+                "winner": n in picture["winners"],
+            }
+            for n in range(state.players)
+        ),
+        key=lambda row: (not row["winner"], row["total"]),
+    )
+    final_hands = None
+    if picture.get("hands") is not None:
+        final_hands = [
+            {"name": names.get(n, ""), "cards": cards_html(hand)} for n, hand in enumerate(picture["hands"])
+        ]
+    return {
+        "standings": standings,
+        "final_hands": final_hands,
+        "view": picture,
+        "names": names,
+        "seat_rows": seat_rows,
+        "hand": hand,
+        "meld_groups": meld_groups,
+        "discard_top": card_html(picture["discard"]["top"]) if picture["discard"]["top"] else None,
+        "indicator": card_html(picture["indicator"]) if picture["indicator"] else None,
+        "offer": {
+            "draw": "draw" in types,
+            "discard": "discard" in types,
+            "meld": meld_type,
+            "takes": takes,
+            "take_custom": bool(takes),
+            "lay_off": bool(layoff_ids),
+            "exchanges": exchanges,
+            "declare_hand": "declare_hand" in types,
+            "redeal": "redeal" in types,
+        },
+        "log_lines": list(reversed(log_lines))[:30],
+        "deals": deals,
+        "totals": picture["scores"]["totals"],
+        "last_deal": last_deal,
+        "turn_name": names.get(picture["current"]) if picture["current"] is not None else None,
+        "sort": sort,
+    }
+
+
+def _public(state: engine.GameState, card_id: int) -> dict:
+    """A card of the viewer's own hand (or the top discard) by id, for labels."""
+    card = deck_for(state.variant, state.players)[card_id]
+    return {"id": card.id, "face": card.face}
+
+
+def _take_label(action: dict, state: engine.GameState) -> SafeString:
+    top = state.deal.discard[-1]
+    top_html = card_html({"id": top.id, "face": top.face})
+    if action.get("declare_hand"):
+        return format_html(_("Take {card} and declare a Hand"), card=top_html)
+    parts = []
+    for spec in action.get("melds") or []:
+        ids = spec["cards"] if isinstance(spec, dict) else spec
+        parts.append(cards_html([_public(state, i) for i in ids]))
+    if action.get("lay_off"):
+        return format_html(
+            _("Take {card} and lay it off onto meld {meld}"), card=top_html, meld=action["lay_off"]["meld"]
+        )
+    return format_html(
+        _("Take {card} and meld {melds}"), card=top_html, melds=mark_safe(" · ".join(str(p) for p in parts))
+    )

@@ -1,0 +1,115 @@
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import engine, services
+from games.models import GameStatus, Move
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(game, name="play"):
+    return reverse(f"games:{name}", args=[game.group.slug, game.pk])
+
+
+def people(game):
+    return {seat.number: seat.user for seat in game.seats.all()}
+
+
+def test_it_shows_the_players_hand_and_the_table(client, duel):
+    state = engine.from_json(duel.state)
+    seat = state.current
+    client.force_login(people(duel)[seat])
+    response = client.get(url(duel))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for card in state.deal.hands[seat]:
+        assert f'name="cards" value="{card.id}"' in html
+    assert "Your turn." in html
+
+
+def test_it_checks_membership(client, duel, outsider):
+    client.force_login(outsider)
+    assert client.get(url(duel)).status_code == 404
+    assert client.post(url(duel, "move"), {"act": "draw", "version": 0}).status_code == 404
+
+
+def test_a_watcher_sees_no_hand(client, duel, admin):
+    client.force_login(admin)
+    html = client.get(url(duel)).content.decode()
+    assert 'name="cards"' not in html
+    assert "You are watching this game." in html
+
+
+def test_a_move_through_htmx_returns_the_new_board(client, duel):
+    state = engine.from_json(duel.state)
+    seat = state.current
+    card = state.deal.hands[seat][0]
+    client.force_login(people(duel)[seat])
+    response = client.post(url(duel, "move"), {"act": "discard", "cards": [card.id], "version": 0}, **HTMX)
+    assert response.status_code == 200
+    assert (
+        response.content.decode().startswith('\n<div id="game"') or 'id="game"' in response.content.decode()
+    )
+    duel.refresh_from_db()
+    assert duel.version == 1
+    assert Move.objects.get(game=duel).action == {"type": "discard", "card": card.id}
+
+
+def test_a_double_submit_applies_once_and_says_the_game_moved_on(client, duel):
+    state = engine.from_json(duel.state)
+    seat = state.current
+    card = state.deal.hands[seat][0]
+    client.force_login(people(duel)[seat])
+    data = {"act": "discard", "cards": [card.id], "version": 0}
+    client.post(url(duel, "move"), data, **HTMX)
+    response = client.post(url(duel, "move"), data, **HTMX)
+    assert "The game has moved on" in response.content.decode()
+    assert Move.objects.filter(game=duel).count() == 1
+
+
+def test_not_your_turn_is_a_clear_message_and_changes_nothing(client, duel):
+    state = engine.from_json(duel.state)
+    other = 1 - state.current
+    client.force_login(people(duel)[other])
+    response = client.post(url(duel, "move"), {"act": "draw", "version": 0}, **HTMX)
+    assert "It is not your turn." in response.content.decode()
+    duel.refresh_from_db()
+    assert duel.version == 0
+
+
+def test_an_illegal_meld_shows_the_engines_sentence_next_to_the_hand(client, duel):
+    state = engine.from_json(duel.state)
+    seat = state.current
+    hand = state.deal.hands[seat]
+    client.force_login(people(duel)[seat])
+    cards = [hand[0].id, hand[1].id]
+    response = client.post(url(duel, "move"), {"act": "meld", "cards": cards, "version": 0}, **HTMX)
+    html = response.content.decode()
+    error = re.search(r'<p class="message message-error" role="alert" id="move-error">(.*?)</p>', html)
+    assert error is not None
+    assert error.group(1).strip()
+    for card_id in cards:  # the selection is kept
+        assert f'value="{card_id}" id="pick-{card_id}" class="pick" checked' in html
+    duel.refresh_from_db()
+    assert duel.version == 0
+
+
+def test_without_htmx_a_move_redirects_back_to_the_game(client, duel):
+    state = engine.from_json(duel.state)
+    seat = state.current
+    client.force_login(people(duel)[seat])
+    response = client.post(
+        url(duel, "move"), {"act": "discard", "cards": [state.deal.hands[seat][0].id], "version": 0}
+    )
+    assert response.status_code == 302
+    assert response.url == url(duel)
+
+
+@pytest.mark.parametrize("variant", ["classic", "jordanian", "saudi", "kuwaiti", "egyptian"])
+def test_the_page_renders_for_every_rule_set(client, owner, start_game, variant):
+    game = start_game([owner, services.BOT], variant=variant, seed=8)
+    assert game.status == GameStatus.ACTIVE
+    client.force_login(owner)
+    assert client.get(url(game)).status_code == 200
