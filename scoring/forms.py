@@ -19,7 +19,12 @@ def option_field(option) -> forms.Field:
     if option.kind == "bool":
         return forms.BooleanField(label=label, required=False, initial=option.default)
     return forms.TypedChoiceField(
-        label=label, choices=[(c, str(c)) for c in option.choices], coerce=int, initial=option.default
+        label=label,
+        choices=[(c, str(c)) for c in option.choices],
+        coerce=int,
+        initial=option.default,
+        required=False,
+        empty_value=option.default,
     )
 
 

@@ -151,6 +151,12 @@ class DealChange(models.Model):
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     at = models.DateTimeField(_("at"), default=timezone.now)
+    deal_number = models.PositiveIntegerField(
+        _("deal number"),
+        null=True,
+        blank=True,
+        help_text=_("The deal's number at the time; empty for a void deal."),
+    )
     old_facts = models.JSONField(_("facts before"), null=True, blank=True)
     new_facts = models.JSONField(_("facts after"), null=True, blank=True)
 

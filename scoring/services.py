@@ -308,12 +308,17 @@ class PlayerEntry:
     user: object | None = None
 
 
-def _on_change(sheet: Sheet) -> None:
+def _on_change(sheet: Sheet) -> SheetState:
     Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
     sheet.refresh_from_db()
-    recompute_sheet(sheet)
+    state = recompute_sheet(sheet)
     sheet_id, group_id = sheet.pk, sheet.group_id
     transaction.on_commit(lambda: sheet_changed.send(Sheet, sheet_id=sheet_id, group_id=group_id))
+    return state
+
+
+def _number_of(state: SheetState, deal: Deal) -> int | None:
+    return next((row.number for row in state.rows if row.deal.pk == deal.pk), None)
 
 
 @transaction.atomic
@@ -394,10 +399,15 @@ def add_deal(sheet: Sheet, *, by, facts: dict) -> Deal:
     deal = Deal(sheet=sheet, position=position, facts=facts, created_by=by, updated_by=by)
     _check_candidate(sheet, [*_live_deals(sheet), deal], deal)
     deal.save()
+    state = _on_change(sheet)
     DealChange.objects.create(
-        sheet=sheet, deal=deal, action=DealChange.Action.CREATED, by=by, new_facts=facts
+        sheet=sheet,
+        deal=deal,
+        action=DealChange.Action.CREATED,
+        by=by,
+        new_facts=facts,
+        deal_number=_number_of(state, deal),
     )
-    _on_change(sheet)
     return deal
 
 
@@ -414,10 +424,16 @@ def edit_deal(deal: Deal, *, by, facts: dict) -> Deal:
     deal.updated_by = by
     deal.updated_at = timezone.now()
     deal.save(update_fields=["facts", "updated_by", "updated_at"])
+    state = _on_change(sheet)
     DealChange.objects.create(
-        sheet=sheet, deal=deal, action=DealChange.Action.EDITED, by=by, old_facts=old, new_facts=facts
+        sheet=sheet,
+        deal=deal,
+        action=DealChange.Action.EDITED,
+        by=by,
+        old_facts=old,
+        new_facts=facts,
+        deal_number=_number_of(state, deal),
     )
-    _on_change(sheet)
     return deal
 
 
@@ -427,13 +443,19 @@ def delete_deal(deal: Deal, *, by) -> None:
     sheet = _locked(deal.sheet)
     _require_enter(sheet, by)
     deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=True)
+    number = _number_of(sheet_state(sheet), deal)
     deals = [d for d in _live_deals(sheet) if d.pk != deal.pk]
     _check_candidate(sheet, deals, None)
     deal.deleted_at = timezone.now()
     deal.updated_by = by
     deal.save(update_fields=["deleted_at", "updated_by"])
     DealChange.objects.create(
-        sheet=sheet, deal=deal, action=DealChange.Action.DELETED, by=by, old_facts=deal.facts
+        sheet=sheet,
+        deal=deal,
+        action=DealChange.Action.DELETED,
+        by=by,
+        old_facts=deal.facts,
+        deal_number=number,
     )
     _on_change(sheet)
 

@@ -125,14 +125,13 @@ def _qr_svg(url: str) -> str:
 def _sheet_context(request, group, membership, sheet, **extra):
     state = services.sheet_state(sheet)
     changes = sheet.changes.select_related("by", "deal").order_by("-at", "-pk")[:30]
-    positions = {row.deal.pk: row for row in state.rows}
     context = {
         "group": group,
         "membership": membership,
         "sheet": sheet,
         "state": state,
         "rows": [_row_view(state, row) for row in state.rows],
-        "changes": [_change_view(state, change, positions) for change in changes],
+        "changes": [_change_view(change) for change in changes],
         "can_enter": services.can_enter(sheet, request.user),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
@@ -156,19 +155,12 @@ def _row_view(state, row):
     return {"row": row, "dealer": state.players[row.dealer].display_name, "sides": sides}
 
 
-def _change_view(state, change, positions):
-    row = positions.get(change.deal_id)
-    return {"change": change, "deal_label": _deal_label(row) if row else _("a deleted deal")}
-
-
-def _deal_label(row) -> str:
-    if row.error:
-        return _("a deal that no longer scores")
-    if row.number is None:
-        return _("a void deal")
-    if row.tie_break:
-        return _("tie-break deal %(number)s") % {"number": row.number}
-    return _("deal %(number)s") % {"number": row.number}
+def _change_view(change):
+    if change.deal_number is None:
+        label = _("a void deal")
+    else:
+        label = _("deal %(number)s") % {"number": change.deal_number}
+    return {"change": change, "deal_label": label}
 
 
 @group_view

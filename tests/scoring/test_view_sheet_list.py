@@ -1,0 +1,74 @@
+"""The group's sheets, history and standings; do-not-count; linking a guest who joined."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from scoring import services
+from tests.factories import MembershipFactory
+from tests.scoring.conftest import hand, make_sheet
+
+
+def finish_classic(sheet, by, winner):
+    loser = 1 - winner
+    for _ in range(5):
+        held = [None, None]
+        held[loser] = 10
+        opened = [True, True]
+        services.add_deal(sheet, by=by, facts=hand(winner, opened, held))
+
+
+def test_finished_sheets_count_in_the_standings_unless_marked(client, group, owner, member):
+    counted = make_sheet(group, owner, "classic", [owner, member])
+    finish_classic(counted, owner, winner=0)
+    skipped = make_sheet(group, owner, "classic", [owner, member])
+    finish_classic(skipped, owner, winner=1)
+    client.force_login(member)
+    response = client.post(
+        reverse("scoring:sheet_do_not_count", args=[group.slug, skipped.pk]), {"do_not_count": "1"}
+    )
+    assert response.status_code == 302
+    skipped.refresh_from_db()
+    assert skipped.finished
+    assert skipped.do_not_count
+    standings = {s.name: (s.wins, s.sheets) for s in services.group_standings(group)}
+    assert standings == {"Olivia Owner": (1, 1), "Mona Member": (0, 1)}
+    page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
+    assert "Does not count" in page
+    assert "Won by Olivia Owner" in page
+
+
+def test_a_guests_history_follows_them_when_linked_to_a_member(client, group, owner, member):
+    sheet = make_sheet(group, owner, "classic", [owner, "Karim"])
+    finish_classic(sheet, owner, winner=1)
+    other = make_sheet(group, owner, "classic", ["karim", member])
+    karim = MembershipFactory(group=group, user__display_name="Karim K").user
+    client.force_login(owner)
+    page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
+    assert "Guests who joined" in page
+    response = client.post(
+        reverse("scoring:link_guest", args=[group.slug]), {"guest_name": "Karim", "user": karim.pk}
+    )
+    assert response.status_code == 302
+    assert sheet.players.get(seat=1).user == karim
+    assert other.players.get(seat=0).user == karim
+    standings = {s.key: (s.name, s.wins) for s in services.group_standings(group)}
+    assert standings[f"user:{karim.pk}"] == ("Karim K", 1)
+
+
+def test_a_plain_member_cannot_link_a_guest_to_someone_else(group, owner, member):
+    make_sheet(group, owner, "classic", [owner, "Karim"])
+    karim = MembershipFactory(group=group).user
+    import pytest
+
+    with pytest.raises(services.SheetPermissionDenied):
+        services.link_guest(group=group, by=member, guest_name="Karim", user=karim)
+    assert services.link_guest(group=group, by=karim, guest_name="Karim", user=karim) == 1
+
+
+def test_the_group_page_lists_the_sheets(client, group, owner, member):
+    make_sheet(group, owner, "classic", [owner, member], title="Friday night")
+    client.force_login(member)
+    page = client.get(group.get_absolute_url()).content.decode()
+    assert "Friday night" in page
+    assert reverse("scoring:sheet_new", args=[group.slug]) in page
