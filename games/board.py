@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.engine.deal import deck_for
@@ -17,16 +18,16 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
 RANK_ORDER = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 20}
 HAND_NAMES = {
-    "announcement": _("Announcement"),
-    "regular": _("Regular Hand"),
-    "colored": _("Colored Hand"),
-    "suited": _("Suited Hand"),
-    "joker": _("Joker Hand"),
-    "double_joker": _("Double Joker Hand"),
-    "joker_colored": _("Joker Colored Hand"),
-    "joker_suited": _("Joker Suited Hand"),
-    "double_joker_colored": _("Double Joker Colored Hand"),
-    "double_joker_suited": _("Double Joker Suited Hand"),
+    "announcement": gettext_lazy("Announcement"),
+    "regular": gettext_lazy("Regular Hand"),
+    "colored": gettext_lazy("Colored Hand"),
+    "suited": gettext_lazy("Suited Hand"),
+    "joker": gettext_lazy("Joker Hand"),
+    "double_joker": gettext_lazy("Double Joker Hand"),
+    "joker_colored": gettext_lazy("Joker Colored Hand"),
+    "joker_suited": gettext_lazy("Joker Suited Hand"),
+    "double_joker_colored": gettext_lazy("Double Joker Colored Hand"),
+    "double_joker_suited": gettext_lazy("Double Joker Suited Hand"),
 }
 
 
@@ -90,7 +91,7 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     if kind == "indicator_turned":
         return format_html(_("The indicator is {card}."), card=card_html(event["card"]))
     if kind == "indicator_joker_returned":
-        return format_html(_("A joker was turned up and put back into the stock."))
+        return conditional_escape(_("A joker was turned up and put back into the stock."))
     if kind == "drew":
         if "card" in event:
             return format_html(_("{name} drew {card}."), name=who, card=card_html(event["card"]))
@@ -127,7 +128,7 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
             _("{name} declared a Hand: {hand}."), name=who, hand=HAND_NAMES.get(event["name"], event["name"])
         )
     if kind == "stock_exhausted":
-        return format_html(_("The stock ran out: the deal does not count."))
+        return conditional_escape(_("The stock ran out: the deal does not count."))
     if kind == "redeal_demanded":
         return format_html(
             _("{name} showed {cards} and demanded a redeal."), name=who, cards=cards_html(event["cards"])
@@ -135,7 +136,7 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     if kind == "deal_ended":
         return format_html(_("Deal {number} is over."), number=event["deal"] + 1)
     if kind == "game_over":
-        return format_html(_("The game is over."))
+        return conditional_escape(_("The game is over."))
     return None
 
 

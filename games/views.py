@@ -110,7 +110,9 @@ def game_poll(request, group_slug, game_id):
         revision = int(request.GET.get("r", ""))
     except ValueError:
         raise Http404 from None
-    current = Game.objects.filter(pk=game_id).values_list("revision", flat=True).first()
+    current = next(
+        iter(Game.objects.filter(pk=game_id).order_by().values_list("revision", flat=True)[:1]), None
+    )
     if current is None:
         raise Http404
     if current == revision:
