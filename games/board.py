@@ -218,6 +218,7 @@ def build(state: engine.GameState, seats, *, viewer: int | None, sort: str = "su
             "number": last["deal"] + 1,
             "winner": names.get(last["winner"]) if last.get("winner") is not None else None,
             "void": last.get("void"),
+            "hand": last.get("finish") not in (None, "normal", "announcement"),
             "rows": [
                 {"name": names.get(n, ""), "points": last["points"][n], "cards": cards_html(last["hands"][n])}
                 for n in range(state.players)
