@@ -603,7 +603,38 @@ def perform(game: GameState, seat: object, action: object) -> list[Event]:
     events = handler(game, seat, action)
     if action["type"] != "redeal":
         game.deal.fresh = False
+    deal = game.deal
+    if deal.phase == PLAY and deal.turn.provisional_exchange and not provisional_feasible(game, deal.current):
+        raise IllegalAction(
+            _(
+                "You took a wild card from a set of three with one card, so you must still be able to "
+                "go out this turn or end it holding one card."
+            )
+        )
     return events
+
+
+def provisional_feasible(game: GameState, seat: int) -> bool:
+    """jordanian/egyptian single-card exchange: can ``seat`` still go out this turn, or end it holding
+    one card, with new melds only? (Checked after every action of such a turn, so nobody gets stuck.)"""
+    from itertools import combinations
+
+    from .solver import can_meld_all, going_out_melds
+
+    deal = game.deal
+    if any(len(hand) == 1 for s, hand in enumerate(deal.hands) if s != seat):
+        return True
+    hand = deal.hands[seat]
+    if len(hand) == 2 or (len(hand) == 1 and may_go_out(game, seat)):
+        return True
+    wilds, rules = wilds_of(game), rules_of(game)
+    if may_go_out(game, seat) and going_out_melds(list(hand), wilds, rules) is not None:
+        return True
+    for pair in combinations(range(len(hand)), 2):
+        rest = [card for i, card in enumerate(hand) if i not in pair]
+        if can_meld_all(rest, wilds, rules):
+            return True
+    return False
 
 
 def card_by_id(game: GameState, card_id: int) -> Card:
@@ -653,9 +684,54 @@ def opening_suggestion(game: GameState, seat: int, cards: list[Card] | None = No
     return trim_melds(melds, len(hand), _keep_needed(game, seat), minimum, rules_of(game))
 
 
+def lonely_cards(cards: list[Card], wilds: Wilds) -> int:
+    """How many natural cards can be in no meld at all (a cheap bound used before the solver).
+
+    Without wild cards a card needs a complete meld around it (three suits of its rank, or three
+    in a row in its suit); with wild cards it needs at least a partner (another suit of its rank,
+    or a card within two ranks in its suit).
+    """
+    wild = sum(1 for c in cards if wilds.is_wild(c))
+    faces = [wilds.natural_face(c) for c in cards if not wilds.is_wild(c)]
+    suits_of: dict[int, set[str]] = {}
+    ranks_in: dict[str, set[int]] = {}
+    for rank, suit in faces:
+        suits_of.setdefault(rank, set()).add(suit)
+        positions = ranks_in.setdefault(suit, set())
+        positions.add(rank)
+        if rank == ACE:
+            positions.add(14)
+    need = 2 if wild else 3
+    lonely = 0
+    for rank, suit in set(faces):
+        if len(suits_of[rank]) >= need:
+            continue
+        present = ranks_in[suit]
+        own = (rank, 14) if rank == ACE else (rank,)
+        if wild:
+            fits = any(0 < abs(p - r) <= 2 for r in own for p in present)
+        else:
+            fits = any(
+                all(q in present for q in range(low, low + 3)) for r in own for low in (r - 2, r - 1, r)
+            )
+        if not fits:
+            lonely += sum(1 for face in faces if face == (rank, suit))
+    return lonely
+
+
+def named_hand(game: GameState, cards: list[Card]):
+    """``solver.kuwaiti_hand`` for these 15 cards, skipping the search when two cards can never meld."""
+    from .solver import kuwaiti_hand
+
+    wilds = wilds_of(game)
+    if len(cards) != 15 or lonely_cards(cards, wilds) > 1:
+        return None
+    return kuwaiti_hand(cards, wilds, rules_of(game))
+
+
 def take_discard_options(game: GameState, seat: int) -> list[dict]:
     """Concrete ways (found by the solver; not every way) to take the top discard now."""
-    from .solver import best_melds, kuwaiti_hand
+    from .solver import best_melds
 
     deal, variant = game.deal, variant_of(game)
     if not deal.discard:
@@ -667,7 +743,7 @@ def take_discard_options(game: GameState, seat: int) -> list[dict]:
     opened = deal.opened[seat]
     candidates: list[dict] = []
     if variant.discard_take == "kuwaiti" and not opened:
-        if may_go_out(game, seat) and kuwaiti_hand(cards, wilds, rules) is not None:
+        if may_go_out(game, seat) and named_hand(game, cards) is not None:
             candidates.append({"type": "take_discard", "declare_hand": True})
         if not may_announce(game):
             return [c for c in candidates if can_apply(game, seat, c)]
@@ -683,6 +759,8 @@ def take_discard_options(game: GameState, seat: int) -> list[dict]:
     if opened and variant.discard_take != "new_meld" and len(hand) >= _keep_needed(game, seat):
         for table_meld in deal.melds:
             if variant.layoff == "own" and table_meld.owner != seat:
+                continue
+            if not might_fit(table_meld.meld, top, wilds):
                 continue
             try:
                 lay_off(table_meld.meld, [top], wilds, rules)
@@ -704,6 +782,20 @@ def can_apply(game: GameState, seat: int, action: dict) -> bool:
     return True
 
 
+def might_fit(meld: Meld, card: Card, wilds: Wilds) -> bool:
+    """A cheap test before ``lay_off``: False when ``card`` surely cannot be laid off onto ``meld``."""
+    if wilds.is_wild(card):
+        return True
+    rank, suit = wilds.natural_face(card)
+    if meld.kind == "set":
+        return rank == meld.rank and len(meld.cards) < 4
+    if suit != meld.suit:
+        return False
+    positions = meld.positions()
+    ends = {positions[0] - 1, positions[-1] + 1}
+    return rank in ends or (rank == ACE and 14 in ends)
+
+
 def lay_off_targets(game: GameState, seat: int) -> list[dict]:
     """``[{"meld": id, "cards": [ids that fit one by one]}]`` for the melds ``seat`` may lay off onto."""
     deal, variant = game.deal, variant_of(game)
@@ -717,6 +809,8 @@ def lay_off_targets(game: GameState, seat: int) -> list[dict]:
             continue
         fits = []
         for card in hand:
+            if not might_fit(table_meld.meld, card, wilds):
+                continue
             try:
                 lay_off(table_meld.meld, [card], wilds, rules)
             except MeldError:
@@ -772,7 +866,7 @@ def legal_actions(game: GameState, seat: int | None) -> list[dict]:
     ``"targets"`` (meld ids with the cards that fit) and ``exchange`` the concrete exchanges in
     ``"options"``. Empty when it is not ``seat``'s move (except a redeal demand).
     """
-    from .solver import best_melds, kuwaiti_hand
+    from .solver import best_melds
 
     if game.finished or seat is None or not (isinstance(seat, int) and 0 <= seat < game.players):
         return []
@@ -789,7 +883,7 @@ def legal_actions(game: GameState, seat: int | None) -> list[dict]:
     hand = deal.hands[seat]
     opened = deal.opened[seat]
     if variant.opening == "announcement" and not opened:
-        if may_go_out(game, seat) and kuwaiti_hand(list(hand), wilds, rules) is not None:
+        if may_go_out(game, seat) and named_hand(game, list(hand)) is not None:
             moves.append({"type": "declare_hand"})
         if may_announce(game):
             melds = opening_suggestion(game, seat)
@@ -821,8 +915,27 @@ def legal_actions(game: GameState, seat: int | None) -> list[dict]:
     exchanges = exchange_options(game, seat)
     if exchanges:
         moves.append({"type": "exchange", "options": exchanges})
+    if deal.turn.provisional_exchange:
+        moves = [m for m in moves if m["type"] not in ("meld", "lay_off") or _provisional_ok(game, seat, m)]
     for card in hand:
         action = {"type": "discard", "card": card.id}
         if (len(hand) > 2 and not deal.turn.provisional_exchange) or can_apply(game, seat, action):
             moves.append(action)
     return moves
+
+
+def _provisional_ok(game: GameState, seat: int, move: dict) -> bool:
+    """Under a provisional exchange, keep only the meld / lay-off entries that stay possible."""
+    if move["type"] == "meld":
+        return can_apply(game, seat, {"type": "meld", "melds": move["melds"]})
+    targets = []
+    for target in move["targets"]:
+        fits = [
+            c
+            for c in target["cards"]
+            if can_apply(game, seat, {"type": "lay_off", "meld": target["meld"], "cards": [c]})
+        ]
+        if fits:
+            targets.append({"meld": target["meld"], "cards": fits})
+    move["targets"] = targets
+    return bool(targets)

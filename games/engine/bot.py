@@ -16,6 +16,7 @@ from .actions import (
     may_announce,
     may_go_out,
     meld_spec,
+    named_hand,
     opening_minimum_now,
     opening_suggestion,
     rules_of,
@@ -29,7 +30,7 @@ from .deal import DRAW, PLAY, redeal_holding
 from .game import GameState
 from .melds import Wilds, meld_value
 from .scoring import penalty_value
-from .solver import best_melds, going_out_melds, kuwaiti_hand
+from .solver import best_melds, going_out_melds
 
 
 def _usefulness(card: Card, hand: list[Card], wilds: Wilds) -> int:
@@ -85,10 +86,14 @@ def _play(game: GameState, seat: int) -> dict:
     opened = deal.opened[seat]
     kuwaiti = variant.opening == "announcement"
     out_ok = may_go_out(game, seat)
-    if kuwaiti and not opened and out_ok and kuwaiti_hand(list(hand), wilds, rules) is not None:
+    if kuwaiti and not opened and out_ok and named_hand(game, list(hand)) is not None:
         return {"type": "declare_hand"}
     if len(hand) == 1 and out_ok:
         return {"type": "discard", "card": hand[0].id}
+    if deal.turn.provisional_exchange:
+        planned = _provisional_plan(game, seat)
+        if planned is not None:
+            return planned
     meld_type = "announce" if kuwaiti and not opened else "meld"
     may_meld = opened or not kuwaiti or may_announce(game)
     if out_ok and may_meld and len(hand) >= 4:
@@ -133,3 +138,24 @@ def _discard(game: GameState, seat: int) -> dict:
         if can_apply(game, seat, action):
             return action
     return {"type": "discard", "card": first.id}  # refused: apply will say why
+
+
+def _provisional_plan(game: GameState, seat: int) -> dict | None:
+    """After a single-card exchange from a set of three: meld down to one card (go out) or two."""
+    from itertools import combinations
+
+    from .solver import meld_partition
+
+    hand = list(game.deal.hands[seat])
+    wilds, rules = wilds_of(game), rules_of(game)
+    if len(hand) <= 2:
+        return None
+    if may_go_out(game, seat):
+        found = going_out_melds(hand, wilds, rules)
+        if found is not None:
+            return {"type": "meld", "melds": [meld_spec(m, wilds) for m in found[0]]}
+    for pair in combinations(range(len(hand)), 2):
+        melds = meld_partition([c for i, c in enumerate(hand) if i not in pair], wilds, rules)
+        if melds:
+            return {"type": "meld", "melds": [meld_spec(m, wilds) for m in melds]}
+    return None

@@ -513,3 +513,18 @@ def test_a_refused_action_leaves_the_state_unchanged(rig: Rig):
         with pytest.raises(DomainError):
             apply(game, 0, action)
         assert dumps(game) == before
+
+
+def test_a_single_card_exchange_that_could_not_be_followed_by_going_out_is_refused(rig: Rig):
+    game = rig(
+        "jordanian",
+        3,
+        ("5H 2C 9D KS",),
+        phase=PLAY,
+        indicator="KH",
+        opened=(True, True, False),
+        melds=((1, "5S 5D AH"),),
+    )
+    refused(
+        game, 0, {"type": "exchange", "meld": 1, "cards": ids(game, 0, "5H")}, "must still be able to go out"
+    )
