@@ -79,6 +79,10 @@ class Game(models.Model):
     deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
     # For the reminder step (issue 6): when the next reminder for the current turn is due.
     next_reminder_at = models.DateTimeField(_("next reminder at"), null=True, blank=True)
+    # Set while the player to move is on vacation (their deadline is paused until then); shown on the game.
+    paused_until = models.DateTimeField(_("paused until"), null=True, blank=True)
+    # The game's version when the current turn began: names the turn in notifications (issue 6).
+    turn_version = models.PositiveIntegerField(_("turn began at version"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

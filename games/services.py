@@ -503,7 +503,10 @@ def _on_turn_change(game: Game, previous_turn: tuple | None, events: list[dict],
     Updates the denormalised turn columns and the deadline from the time per move. Issue 6 adds the
     notification intent (an outbox row) here, in the same transaction as the move.
     """
+    from games import deadlines  # issue 6 (imported here: deadlines uses this module)
+
     now = timezone.now()
+    game.paused_until = None
     if game.status != GameStatus.ACTIVE or state.finished:
         game.turn_seat = None
         game.turn_started_at = None
@@ -512,8 +515,11 @@ def _on_turn_change(game: Game, previous_turn: tuple | None, events: list[dict],
         return
     game.turn_seat = state.current
     game.turn_started_at = now
+    game.turn_version = game.version
     game.deadline_at = now + timedelta(hours=game.move_hours) if game.move_hours else None
-    game.next_reminder_at = None  # issue 6 computes it from each player's reminder settings
+    # The reminder scan (games/deadlines.plan) sets the player's real schedule within a minute.
+    game.next_reminder_at = now
+    deadlines.turn_began(game, now=now)  # the "your turn" outbox row, in this transaction
 
 
 def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
@@ -523,8 +529,11 @@ def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
     standings; scoring/ will offer a ``record_online_game`` service for it. Nothing to do yet: the
     deal's score already lives in the game's state.
     """
+    from games import tasks as games_tasks  # issue 6
+
     for event in ended_events:
         log.info("game %s: deal %s ended", game.pk, event.get("deal"))
+    games_tasks.record_online_result.delay_on_commit(game.pk)  # the group's standings, in the background
 
 
 def _on_game_end(game: Game) -> None:

@@ -9,6 +9,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -179,3 +180,152 @@ class Invitation(models.Model):
     @property
     def is_expired(self) -> bool:
         return self.expires_at is not None and self.expires_at <= timezone.now()
+
+
+# --- Notifications (turn e-mails, reminders, digests; written by handsite/notifications.py) ---------
+
+
+class NotificationPreference(models.Model):
+    """What a person wants to hear about, and when. One row per person, made on first use."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notification_preference",
+        verbose_name=_("user"),
+    )
+    your_turn_email = models.BooleanField(
+        _("e-mail me when it is my turn"),
+        default=True,
+        help_text=_("Sent at once when the turn reaches you."),
+    )
+    reminders = models.BooleanField(_("remind me while it stays my turn"), default=True)
+    first_reminder_hours = models.PositiveSmallIntegerField(
+        _("first reminder after (hours)"),
+        default=12,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 14)],
+    )
+    reminder_every_hours = models.PositiveSmallIntegerField(
+        _("then remind me every (hours)"),
+        default=24,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 14)],
+    )
+    daily_digest = models.BooleanField(
+        _("one daily digest instead"),
+        default=False,
+        help_text=_(
+            "One e-mail a day listing every game where it is your turn, instead of the e-mails above."
+        ),
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        _("digest at (hour, your time)"), default=8, validators=[MaxValueValidator(23)]
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
+    quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+    # Vacation: deadlines of the person's turns are paused until vacation_until.
+    vacation_started_at = models.DateTimeField(_("vacation started at"), null=True, blank=True)
+    vacation_until = models.DateTimeField(_("on vacation until"), null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(_("vacation days used this year"), default=0)
+
+    class Meta:
+        verbose_name = _("notification preference")
+        verbose_name_plural = _("notification preferences")
+
+    def __str__(self):
+        return f"{self.user}"
+
+    @property
+    def emails_off(self) -> bool:
+        return not (self.your_turn_email or self.reminders or self.daily_digest)
+
+    def on_vacation(self, now) -> bool:
+        return self.vacation_until is not None and self.vacation_until > now
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", _("Your turn")
+    REMINDER = "reminder", _("Reminder")
+    LOW_TIME = "low_time", _("Time is running out")
+    TIMED_OUT = "timed_out", _("Time ran out")
+    DIGEST = "digest", _("Daily digest")
+
+
+class NotificationState(models.TextChoices):
+    PENDING = "pending", _("Waiting to be sent")
+    SENDING = "sending", _("Being sent")
+    SENT = "sent", _("E-mailed")
+    SKIPPED = "skipped", _("Not e-mailed")
+    FAILED = "failed", _("Could not be sent")
+
+
+class Notification(models.Model):
+    """One notification: a line in the person's in-site list and, by its ``state``, the e-mail outbox.
+
+    Written in the same transaction as the move that caused it. Unique per (game, seat, turn, kind,
+    number) — ``turn`` is the game's version when the turn began, ``number`` counts reminders within a
+    turn — and per (user, kind, day) for digests, so a repeated write adds nothing. Sending claims the
+    row with a conditional update from ``pending`` to ``sending``; only the claimer sends."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        verbose_name=_("user"),
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=NotificationKind.choices)
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
+        verbose_name=_("game"),
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    turn = models.PositiveIntegerField(_("turn"), null=True, blank=True)
+    number = models.PositiveSmallIntegerField(_("number"), default=0)
+    day = models.DateField(_("day"), null=True, blank=True)
+    state = models.CharField(
+        _("state"), max_length=10, choices=NotificationState.choices, default=NotificationState.PENDING
+    )
+    send_after = models.DateTimeField(_("send after"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    last_error = models.CharField(_("last error"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "turn", "kind", "number"],
+                name="one_notification_per_game_turn_kind",
+                condition=models.Q(game__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "day"],
+                name="one_digest_per_user_day",
+                condition=models.Q(day__isnull=False),
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["send_after"], name="notification_pending", condition=models.Q(state="pending")
+            ),
+            models.Index(
+                fields=["claimed_at"], name="notification_sending", condition=models.Q(state="sending")
+            ),
+            models.Index(fields=["user", "-created_at"], name="notification_user_list"),
+            models.Index(
+                fields=["user"], name="notification_unread", condition=models.Q(read_at__isnull=True)
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user}: {self.kind} ({self.state})"

@@ -224,6 +224,19 @@ CELERY_BEAT_SCHEDULE = {
         "task": "handsite.tasks.purge_stale_invitations",
         "schedule": crontab(minute=17, hour=3),
     },
+    # Notifications and deadlines (issue 6): indexed scans of database columns, never long countdowns.
+    "send-pending-notifications": {
+        "task": "handsite.tasks.send_pending_notifications",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    "scan-reminders": {"task": "games.tasks.scan_reminders", "schedule": 60.0, "options": {"expires": 55}},
+    "scan-deadlines": {"task": "games.tasks.scan_deadlines", "schedule": 60.0, "options": {"expires": 55}},
+    "make-daily-digests": {
+        "task": "handsite.tasks.make_daily_digests",
+        "schedule": crontab(minute="*/15"),
+        "options": {"expires": 600},
+    },
 }
 
 # --- Logging --------------------------------------------------------------------------------
@@ -243,3 +256,5 @@ SITE_URL = env_url(
     "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}",
     ("http", "https"),
 )
+# Vacation days a year during which a player's deadlines are paused.
+HANDSITE_VACATION_DAYS_PER_YEAR = env_int("HANDSITE_VACATION_DAYS_PER_YEAR", 21, minimum=0, maximum=366)

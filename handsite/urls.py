@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from handsite import views
+from handsite import notification_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +19,16 @@ urlpatterns = [
     ),
     path("join/<str:token>/", views.invitation, name="invitation"),
     path("profile/", views.profile, name="profile"),
+    path("notifications/", notification_views.notification_list, name="notification_list"),
+    path(
+        "notifications/<int:notification_id>/", notification_views.notification_open, name="notification_open"
+    ),
+    path("notifications/settings/", notification_views.notification_settings, name="notification_settings"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        notification_views.unsubscribe,
+        name="notifications_unsubscribe",
+    ),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     # The online-play and score-sheet apps own everything under their own URL files.

@@ -6,3 +6,6 @@ class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Score sheets")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from scoring import tasks  # noqa: F401  (connects sheet_changed to background ratings)

@@ -167,3 +167,62 @@ class DealChange(models.Model):
 
     def __str__(self):
         return f"{self.deal} {self.action}"
+
+
+# --- Online games and ratings (issue 6; written by services.record_online_game / recompute_ratings) ---
+
+
+class OnlineResult(models.Model):
+    """The result of an online game (games/ reports it through services.record_online_game after each
+    deal; the row is rewritten each time). ``game_id`` is the online game's id: no foreign key, so that
+    scoring does not depend on the games app."""
+
+    group = models.ForeignKey(
+        PlayerGroup, on_delete=models.CASCADE, related_name="online_results", verbose_name=_("group")
+    )
+    game_id = models.PositiveBigIntegerField(_("online game"), unique=True)
+    rule_set = models.CharField(_("rule set"), max_length=40, choices=RULE_SET_CHOICES)
+    # [{"seat": 0, "user_id": 3 | null, "name": "..."}] in seat order
+    players = models.JSONField(_("players"), default=list)
+    sides = models.JSONField(_("sides"), default=list)  # [[seat, ...], ...]
+    totals = models.JSONField(_("totals by side"), default=list)
+    lower_is_better = models.BooleanField(_("lower totals win"), default=True)
+    deals = models.PositiveSmallIntegerField(_("deals played"), default=0)
+    finished = models.BooleanField(_("finished"), default=False)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner_seats = models.JSONField(_("winning seats"), default=list, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("online game result")
+        verbose_name_plural = _("online game results")
+        indexes = [models.Index(fields=["group", "finished"], name="online_result_group")]
+
+    def __str__(self):
+        return f"{self.rule_set} game {self.game_id}"
+
+
+class Rating(models.Model):
+    """A player's rating in a group (openskill Plackett-Luce) over counted sheets and finished online
+    games, recomputed from scratch by services.recompute_ratings."""
+
+    group = models.ForeignKey(
+        PlayerGroup, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("group")
+    )
+    player_key = models.CharField(_("player"), max_length=80)
+    name = models.CharField(_("name"), max_length=80)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    mu = models.FloatField(_("skill"))
+    sigma = models.FloatField(_("uncertainty"))
+    ordinal = models.FloatField(_("rating"))
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        ordering = ["group", "-ordinal", "name"]
+        constraints = [models.UniqueConstraint(fields=["group", "player_key"], name="one_rating_per_player")]
+
+    def __str__(self):
+        return f"{self.name}: {self.ordinal:.1f}"

@@ -50,7 +50,7 @@ from games.engine.picker import (
 from games.engine.scoring import DealScore, HandDealFacts, ScorePart, score_hand_deal
 from games.engine.variants import HandAndFootVariant, get_variant, scoring_deals, validate_options
 from handsite.models import Membership
-from scoring.models import Deal, DealChange, Sheet, SheetPlayer
+from scoring.models import Deal, DealChange, OnlineResult, Rating, Sheet, SheetPlayer
 
 sheet_changed = Signal()
 """Sent after the commit of every change to a sheet, with ``sheet_id`` and ``group_id``. The
@@ -609,3 +609,129 @@ def check_opening(
         )
     except DomainError as error:
         raise SheetError(error_sentence(error)) from None
+
+
+# --- Online games and ratings (issue 6; called from background tasks) ------------------------------
+
+
+@transaction.atomic
+def record_online_game(
+    *,
+    group_id: int,
+    game_id: int,
+    rule_set: str,
+    players: list[dict],
+    status: MatchStatus,
+    finished_at=None,
+) -> OnlineResult:
+    """Store (or rewrite) an online game's standing as games/ reports it: ``players`` in seat order
+    ({"seat", "user_id", "name"}), ``status`` the engine's match status. Idempotent."""
+    winners = sorted(seat for seats in status.winners for seat in seats) if status.finished else []
+    result, _created = OnlineResult.objects.update_or_create(
+        game_id=game_id,
+        defaults={
+            "group_id": group_id,
+            "rule_set": rule_set,
+            "players": players,
+            "sides": [list(side) for side in status.sides],
+            "totals": list(status.totals),
+            "lower_is_better": status.lower_is_better,
+            "deals": status.scoring_deals_played,
+            "finished": status.finished,
+            "finished_at": finished_at if status.finished else None,
+            "winner_seats": winners,
+            "updated_at": timezone.now(),
+        },
+    )
+    return result
+
+
+def _ranks(totals: Sequence[int], lower_is_better: bool) -> list[int]:
+    """1 for the best side; equal totals share a rank."""
+    ordered = sorted(set(totals), reverse=not lower_is_better)
+    return [ordered.index(total) + 1 for total in totals]
+
+
+def _rated_games(group_id: int) -> list[tuple]:
+    """(when, [[(key, name), ...] per side], ranks, winner keys) for every counted sheet and finished
+    online game of the group, oldest first, each derived again from its stored facts."""
+    games = []
+    for sheet in Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False):
+        state = sheet_state(sheet)
+        if not state.status or not state.status.finished:
+            continue
+        sides = [
+            [(state.players[s].player_key, state.players[s].display_name) for s in side]
+            for side in state.sides
+        ]
+        winners = {state.players[s].player_key for side in state.status.winners for s in side}
+        ranks = _ranks(state.status.totals, state.status.lower_is_better)
+        games.append((sheet.finished_at or sheet.created_at, sheet.pk, sides, ranks, winners))
+    for result in OnlineResult.objects.filter(group_id=group_id, finished=True):
+        people = {p["seat"]: p for p in result.players}
+
+        def key(seat, people=people):
+            person = people.get(seat, {})
+            who = (
+                f"user:{person['user_id']}" if person.get("user_id") else f"guest:{person.get('name', seat)}"
+            )
+            return who, person.get("name", "")
+
+        sides = [[key(s) for s in side] for side in result.sides]
+        winners = {key(s)[0] for s in result.winner_seats}
+        games.append(
+            (
+                result.finished_at or result.updated_at,
+                -result.pk,
+                sides,
+                _ranks(result.totals, result.lower_is_better),
+                winners,
+            )
+        )
+    games.sort(key=lambda g: (g[0], g[1]))
+    return games
+
+
+@transaction.atomic
+def recompute_ratings(group_id: int) -> list[Rating]:
+    """The group's ratings from scratch (openskill Plackett-Luce, games in the order they finished).
+    Idempotent: the same facts always give the same rows."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict = {}
+    names: dict[str, str] = {}
+    played: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    for _when, _pk, sides, ranks, winners in _rated_games(group_id):
+        teams = []
+        for side in sides:
+            team = []
+            for key, name in side:
+                names[key] = name or names.get(key, key)
+                played[key] = played.get(key, 0) + 1
+                wins[key] = wins.get(key, 0) + (key in winners)
+                team.append(ratings.setdefault(key, model.rating(name=key)))
+            teams.append(team)
+        if len(teams) < 2:
+            continue
+        for side, team in zip(sides, model.rate(teams, ranks=ranks), strict=True):
+            for (key, _name), rating in zip(side, team, strict=True):
+                ratings[key] = rating
+    Rating.objects.filter(group_id=group_id).delete()
+    now = timezone.now()
+    rows = [
+        Rating(
+            group_id=group_id,
+            player_key=key,
+            name=names[key][:80],
+            games=played[key],
+            wins=wins[key],
+            mu=rating.mu,
+            sigma=rating.sigma,
+            ordinal=rating.ordinal(),
+            updated_at=now,
+        )
+        for key, rating in ratings.items()
+    ]
+    return Rating.objects.bulk_create(rows)

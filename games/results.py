@@ -1,0 +1,33 @@
+"""An online game's result for the group's standings: games reads its own state and hands the numbers
+to scoring's service (games may call scoring; scoring never imports games)."""
+
+from __future__ import annotations
+
+from games import engine
+from games.models import Game, Seat
+
+
+def record_result(game_id: int) -> bool:
+    """Report the game's standing to scoring and recompute the group's ratings when it is finished.
+    Safe to call any number of times. False when there is nothing to report."""
+    from scoring import services as scoring_services
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.state is None:
+        return False
+    state = engine.from_json(game.state)
+    players = [
+        {"seat": seat.number, "user_id": seat.user_id, "name": seat.name}
+        for seat in Seat.objects.filter(game=game).select_related("user").order_by("number")
+    ]
+    scoring_services.record_online_game(
+        group_id=game.group_id,
+        game_id=game.pk,
+        rule_set=game.variant,
+        players=players,
+        status=state.status(),
+        finished_at=game.finished_at,
+    )
+    if state.finished:
+        scoring_services.recompute_ratings(game.group_id)
+    return True

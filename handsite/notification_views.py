@@ -1,0 +1,134 @@
+"""Pages of notifications: the in-site list, the settings page (e-mails, reminders, digest, quiet hours,
+time zone, vacation) and the unsubscribe link from e-mails (works without logging in)."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
+
+from games import deadlines
+from handsite import notifications
+from handsite.models import Notification, NotificationPreference
+
+TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime"})
+
+
+class PreferenceForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(label=gettext_lazy("Your time zone"), choices=[(z, z) for z in TIME_ZONES])
+
+    class Meta:
+        model = NotificationPreference
+        fields = [
+            "your_turn_email",
+            "reminders",
+            "first_reminder_hours",
+            "reminder_every_hours",
+            "daily_digest",
+            "digest_hour",
+            "time_zone",
+            "quiet_start",
+            "quiet_end",
+        ]
+        widgets = {
+            "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "first_reminder_hours": forms.NumberInput(attrs={"inputmode": "numeric"}),
+            "reminder_every_hours": forms.NumberInput(attrs={"inputmode": "numeric"}),
+            "digest_hour": forms.NumberInput(attrs={"inputmode": "numeric"}),
+        }
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("quiet_start"), data.get("quiet_end")
+        if (start is None) != (end is None):
+            raise forms.ValidationError(_("Give both ends of the quiet hours, or neither."))
+        return data
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label=gettext_lazy("Days of vacation"), min_value=1, max_value=366)
+
+
+@login_required
+def notification_list(request):
+    if request.method == "POST":
+        notifications.mark_read(request.user)
+        return redirect("notification_list")
+    items = [
+        {"notification": n, "text": notifications.describe(n)}
+        for n in notifications.notifications_of(request.user)
+    ]
+    return render(request, "handsite/notifications.html", {"items": items})
+
+
+@login_required
+def notification_open(request, notification_id: int):
+    """Mark one notification read and go to its game (GET keeps links working without JavaScript)."""
+    notification = get_object_or_404(
+        Notification.objects.select_related("game__group"), pk=notification_id, user=request.user
+    )
+    notifications.mark_read(request.user, notification.pk)
+    if notification.game is not None:
+        return redirect(notification.game.get_absolute_url())
+    return redirect("home")
+
+
+@login_required
+def notification_settings(request):
+    pref = notifications.preference_for(request.user)
+    now = timezone.now()
+    form = PreferenceForm(instance=pref)
+    vacation_form = VacationForm()
+    if request.method == "POST":
+        action = request.POST.get("do", "save")
+        if action == "save":
+            form = PreferenceForm(request.POST, instance=pref)
+            if form.is_valid():
+                form.save()
+                messages.success(request, _("Your notification settings are saved."))
+                return redirect("notification_settings")
+        elif action == "vacation":
+            vacation_form = VacationForm(request.POST)
+            if vacation_form.is_valid():
+                try:
+                    deadlines.start_vacation(request.user, vacation_form.cleaned_data["days"], now)
+                except notifications.PreferenceError as error:
+                    vacation_form.add_error("days", error.message)
+                else:
+                    messages.success(request, _("Enjoy your vacation. Your deadlines are paused."))
+                    return redirect("notification_settings")
+        elif action == "back":
+            deadlines.end_vacation(request.user, now)
+            messages.success(request, _("Welcome back. Your deadlines run again."))
+            return redirect("notification_settings")
+    pref.refresh_from_db()
+    context = {
+        "form": form,
+        "vacation_form": vacation_form,
+        "pref": pref,
+        "on_vacation": pref.on_vacation(now),
+        "days_left": notifications.days_left(pref, now),
+        "allowance": notifications.vacation_allowance(),
+    }
+    return render(request, "handsite/notifications_settings.html", context)
+
+
+@csrf_exempt  # one-click unsubscribe (RFC 8058) posts from the mail client; the signed token is the proof
+def unsubscribe(request, token: str):
+    user_id = notifications.user_id_from_token(token)
+    if user_id is None:
+        raise Http404(_("This unsubscribe link is not valid."))
+    done = False
+    if request.method == "POST":
+        notifications.unsubscribe(user_id)
+        done = True
+    return render(request, "handsite/notifications_unsubscribe.html", {"done": done, "token": token})
