@@ -5,6 +5,7 @@ Playing a game (the web layer's whole interface)::
     state = new_game("classic", players=4, options={"teams": True}, seed=None)  # validates options
     events = apply(state, seat, {"type": "draw"})     # DomainError (state unchanged) if not allowed
     picture = view(state, seat)                       # what that seat may see; seat=None: spectator
+    template, params = describe(event, names)         # a visible event as a sentence (translate, format)
     moves = legal_actions(state, seat)                # for buttons and bots
     move = bot_action(state, seat)                    # a greedy bot's next action, one step at a time
     text = dumps(state); state = loads(text)          # JSON with "format_version"
@@ -65,12 +66,13 @@ from .variants import (
     scoring_deals,
     validate_options,
 )
-from .view import view, visible_events
+from .view import EVENT_TEMPLATES, describe, view, visible_events
 
 __all__ = [
     "ACTION_TYPES",
     "DEAL_OVER",
     "DRAW",
+    "EVENT_TEMPLATES",
     "FINISHES",
     "FORMAT_VERSION",
     "GAME_OVER",
@@ -109,6 +111,7 @@ __all__ = [
     "can_meld_all",
     "deal_facts",
     "derive_seed",
+    "describe",
     "dumps",
     "exchange_wild",
     "format_cards",

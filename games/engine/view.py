@@ -16,6 +16,7 @@ from typing import Any
 
 from .actions import meld_json, opening_minimum_now, variant_of, wilds_of
 from .deal import Event, card_json, team_of
+from .errors import _
 from .game import GameState
 
 VIEW_VERSION = 1
@@ -113,3 +114,54 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     if over:
         result["hands"] = [[card_json(card) for card in hand] for hand in deal.hands]
     return result
+
+
+EVENT_TEMPLATES: dict[str, str] = {
+    "deal_started": _("Deal {deal} begins: {dealer} deals and {first} plays first."),
+    "indicator_joker_returned": _("A joker was turned and goes back into the middle of the stock."),
+    "indicator_turned": _("The wild-card indicator is {card}."),
+    "drew": _("{player} draws from the stock."),
+    "drew_card": _("{player} draws {card} from the stock."),
+    "took_discard": _("{player} takes {card} from the discard pile."),
+    "melded": _("{player} lays down {cards}."),
+    "opened": _("{player} opens with {total} (needed {minimum})."),
+    "announced": _("{player} announces with {total} (needed {minimum})."),
+    "laid_off": _("{player} lays off {cards}."),
+    "exchanged": _("{player} puts {cards} in place of the {wild} and takes the {wild}."),
+    "discarded": _("{player} discards {card}."),
+    "turn_started": _("{player}'s turn."),
+    "went_out": _("{player} goes out."),
+    "went_out_hand": _("{player} goes out “Hand”!"),
+    "hand_declared": _("{player} declares a Hand: {name}."),
+    "redeal_demanded": _("{player} shows {cards} and demands a redeal."),
+    "stock_exhausted": _("The stock has run out: the deal is void."),
+    "deal_ended": _("The deal is over."),
+    "game_over": _("The game is over."),
+}
+"""Sentence templates (``_``-marked) for the move log; fill them with :func:`describe`."""
+
+
+def describe(event: Event, names: list[str]) -> tuple[str, dict[str, Any]]:
+    """``(template, params)`` for one *visible* event (see :func:`visible_events`); ``names`` are the
+    players' names by seat. Translate the template, then ``template.format(**params)``."""
+    kind = event["type"]
+    params: dict[str, Any] = {}
+    if "seat" in event and event["seat"] is not None:
+        params["player"] = names[event["seat"]]
+    if kind == "drew" and "card" in event:
+        kind = "drew_card"
+    if kind == "went_out" and event.get("finish") not in (None, "normal", "announcement"):
+        kind = "went_out_hand"
+    for key in ("card", "wild"):
+        if isinstance(event.get(key), dict):
+            params[key] = event[key]["face"]
+    if "cards" in event:
+        params["cards"] = " ".join(card["face"] for card in event["cards"])
+    if "meld" in event and "cards" not in params:
+        params["cards"] = " ".join(card["face"] for card in event["meld"]["cards"])
+    if kind == "deal_started":
+        params.update(deal=event["deal"] + 1, dealer=names[event["dealer"]], first=names[event["first"]])
+    for key in ("total", "minimum", "name"):
+        if key in event:
+            params[key] = event[key]
+    return EVENT_TEMPLATES[kind], params

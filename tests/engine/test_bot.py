@@ -76,3 +76,29 @@ def test_bots_play_whole_games_with_legal_moves_only(variant, players, options):
             assert action["type"] in {a["type"] for a in legal_actions(game, seat)}
         apply(game, seat, action)
     assert game.finished
+
+
+def test_legal_actions_list_only_the_moves_of_the_player_to_move(rig: Rig):
+    game = rig("classic", 3, ("9S 10S JS QS KS 3C 3D 3H 2C 7D",), discard="8S")
+    assert legal_actions(game, 1) == []
+    moves = legal_actions(game, 0)
+    assert moves[0] == {"type": "draw"}
+    assert all(m["type"] in ("draw", "take_discard") for m in moves)
+    assert all(can(game, 0, m) for m in moves)
+
+
+def test_legal_actions_in_play_give_discards_melds_and_lay_off_targets(rig: Rig):
+    game = rig(
+        "classic",
+        3,
+        ("10S 2D 3D 4D 9H",),
+        phase=PLAY,
+        melds=((1, "7S 8S 9S"),),
+        opened=(True, True, False),
+    )
+    moves = legal_actions(game, 0)
+    kinds = [m["type"] for m in moves]
+    assert kinds.count("discard") == 5
+    assert {"type": "lay_off", "targets": [{"meld": 1, "cards": [game.deal.hands[0][0].id]}]} in moves
+    meld = next(m for m in moves if m["type"] == "meld")
+    assert can(game, 0, {"type": "meld", "melds": meld["melds"]})

@@ -96,3 +96,24 @@ def test_after_the_game_every_hand_is_shown():
     assert [[c["id"] for c in hand] for hand in picture["hands"]] == [
         [c.id for c in h] for h in game.deal.hands
     ]
+
+
+def test_every_visible_event_reads_as_a_sentence():
+    from games.engine import describe
+
+    game = new_game("jordanian", 3, seed=4)
+    for _ in range(40):
+        seat = game.deal.current
+        apply(game, seat, bot_action(game, seat))
+    names = ["Ann", "Bob", "Cy"]
+    lines = []
+    for event in view(game, 0)["log"]:
+        template, params = describe(event, names)
+        lines.append(template.format(**params))
+    assert (
+        lines[0]
+        == f"Deal 1 begins: {names[game.deal.dealer]} deals and {names[game.deal.first]} plays first."
+    )
+    others_draws = [line for line in lines if line.startswith(("Bob draws", "Cy draws"))]
+    assert others_draws
+    assert all(line.endswith("draws from the stock.") for line in others_draws)
