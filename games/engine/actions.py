@@ -721,12 +721,17 @@ def lonely_cards(cards: list[Card], wilds: Wilds) -> int:
 
 def named_hand(game: GameState, cards: list[Card]):
     """``solver.kuwaiti_hand`` for these 15 cards, skipping the search when two cards can never meld."""
-    from .solver import kuwaiti_hand
+    from .solver import can_meld_all, going_out_melds, kuwaiti_hand
 
-    wilds = wilds_of(game)
+    wilds, rules = wilds_of(game), rules_of(game)
     if len(cards) != 15 or lonely_cards(cards, wilds) > 1:
         return None
-    return kuwaiti_hand(cards, wilds, rules_of(game))
+    # Every named hand melds all but one card, or all but two wild cards: check that first (cheaper).
+    if going_out_melds(cards, wilds, rules) is None:
+        wild = [c for c in cards if wilds.is_wild(c)]
+        if len(wild) < 2 or not can_meld_all([c for c in cards if c not in wild[:2]], wilds, rules):
+            return None
+    return kuwaiti_hand(cards, wilds, rules)
 
 
 def take_discard_options(game: GameState, seat: int) -> list[dict]:
