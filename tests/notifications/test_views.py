@@ -1,0 +1,121 @@
+"""The notification list, the settings page and the unsubscribe link."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from handsite import notifications
+from handsite.models import Notification, NotificationPreference
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_list_needs_a_login(client):
+    response = client.get(reverse("notification_list"))
+    assert response.status_code == 302
+
+
+def test_the_nav_shows_the_unread_count_and_the_list_shows_the_line(client, game):
+    row = Notification.objects.get(game=game)
+    client.force_login(row.user)
+    page = client.get(reverse("notification_list")).content.decode()
+    assert 'class="badge"' in page
+    assert "Your turn in Thursday Hand" in page
+    assert reverse("notification_settings") in page
+
+
+def test_opening_a_notification_marks_it_read_and_goes_to_the_game(client, game):
+    row = Notification.objects.get(game=game)
+    client.force_login(row.user)
+    response = client.get(reverse("notification_open", args=[row.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    assert notifications.unread_count(row.user) == 0
+
+
+def test_someone_else_cannot_open_my_notification(client, game, outsider):
+    row = Notification.objects.get(game=game)
+    client.force_login(outsider)
+    assert client.get(reverse("notification_open", args=[row.pk])).status_code == 404
+    row.refresh_from_db()
+    assert row.read_at is None
+
+
+def test_mark_all_read(client, game):
+    row = Notification.objects.get(game=game)
+    client.force_login(row.user)
+    client.post(reverse("notification_list"))
+    assert notifications.unread_count(row.user) == 0
+
+
+def test_the_settings_page_saves_choices(client, member):
+    client.force_login(member)
+    assert client.get(reverse("notification_settings")).status_code == 200
+    response = client.post(
+        reverse("notification_settings"),
+        {
+            "do": "save",
+            "your_turn_email": "on",
+            "first_reminder_hours": "6",
+            "reminder_every_hours": "12",
+            "digest_hour": "9",
+            "time_zone": "Asia/Amman",
+            "quiet_start": "22:00",
+            "quiet_end": "07:00",
+        },
+    )
+    assert response.status_code == 302
+    pref = NotificationPreference.objects.get(user=member)
+    assert (pref.reminders, pref.first_reminder_hours, pref.time_zone) == (False, 6, "Asia/Amman")
+    assert (pref.quiet_start, pref.quiet_end) == (dt.time(22), dt.time(7))
+
+
+def test_bad_settings_get_a_message_and_change_nothing(client, member):
+    client.force_login(member)
+    response = client.post(
+        reverse("notification_settings"),
+        {
+            "do": "save",
+            "first_reminder_hours": "0",
+            "reminder_every_hours": "12",
+            "digest_hour": "9",
+            "time_zone": "Mars/Olympus",
+            "quiet_start": "22:00",
+        },
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Give both ends of the quiet hours" in page
+    assert "Select a valid choice" in page
+    assert NotificationPreference.objects.get(user=member).first_reminder_hours == 12
+
+
+def test_vacation_from_the_settings_page(client, member, settings):
+    settings.HANDSITE_VACATION_DAYS_PER_YEAR = 10
+    client.force_login(member)
+    client.post(reverse("notification_settings"), {"do": "vacation", "days": "3"})
+    pref = NotificationPreference.objects.get(user=member)
+    assert pref.vacation_days_used == 3
+    assert pref.vacation_until is not None
+    response = client.post(reverse("notification_settings"), {"do": "vacation", "days": "8"})
+    assert "7 vacation days left" in response.content.decode()
+    client.post(reverse("notification_settings"), {"do": "back"})
+    pref.refresh_from_db()
+    assert not pref.on_vacation(dt.datetime.now(dt.UTC))
+
+
+def test_the_unsubscribe_link_works_without_logging_in(client, member):
+    url = reverse("notifications_unsubscribe", args=[notifications.unsubscribe_token(member)])
+    assert "Stop e-mails?" in client.get(url).content.decode()
+    assert notifications.preference_for(member).your_turn_email  # a GET (link preview) changes nothing
+    response = client.post(url, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    pref = NotificationPreference.objects.get(user=member)
+    assert pref.emails_off
+
+
+def test_a_forged_unsubscribe_link_is_refused(client, member):
+    token = notifications.unsubscribe_token(member)
+    assert client.post(reverse("notifications_unsubscribe", args=[token[:-2] + "xx"])).status_code == 404
+    assert not notifications.preference_for(member).emails_off
