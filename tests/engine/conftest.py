@@ -1,7 +1,7 @@
 """Engine test helpers: hypothesis profiles and ``rig``, a deal set up with chosen cards.
 
 Profiles: ``default`` keeps the suite fast; ``HYPOTHESIS_PROFILE=thorough`` runs thousands of
-random playouts (bench/CI).
+random playouts (2000 per mode, or ``HYPOTHESIS_EXAMPLES``; for CI or a long bench run).
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ settings.register_profile(
     "default", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
-    "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "thorough",
+    max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "2000")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
