@@ -121,3 +121,23 @@ def test_a_kuwaiti_announcer_who_melds_everything_wins_by_announcement(rig: Rig)
     ended = next(e for e in events if e["type"] == "deal_ended")
     assert ended["finish"] == "announcement"
     assert ended["points"] == [-30, 14]
+
+
+def test_a_jordanian_tie_after_seven_deals_is_broken_by_further_deals(rig: Rig):
+    from games.engine import DealRecord, HandDealFacts, score_hand_deal
+
+    def record(winner, loser_holds):
+        held = tuple(None if seat == winner else loser_holds for seat in range(2))
+        facts = HandDealFacts(players=2, winner=winner, opened=(True, True), held=held)
+        return DealRecord(0, score_hand_deal("jordanian", {}, facts))
+
+    game = rig("jordanian", 2, ("9S", "9D"), phase=PLAY, opened=(True, True), turns=(3, 3), indicator="5C")
+    game.records = [record(1, 69)] + [record(seat % 2, 30) for seat in range(5)]
+    assert game.status().totals == (39, 0)
+    apply(game, 0, {"type": "discard", "card": ids(game, 0, "9S")[0]})  # -30 and 9: 9 each
+    status = game.status()
+    assert status.totals == (9, 9)
+    assert status.scoring_deals_played == 7
+    assert status.in_tie_break
+    assert not game.finished
+    assert game.deal.number == 7
