@@ -66,6 +66,17 @@ CSV_HEADER = [
 ]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value):
+    """A cell that a spreadsheet will not run as a formula (OWASP "CSV injection"): text starting with
+    = + - @, a tab or a carriage return gets a leading single quote. Numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv_rows(data: dict):
     names = {p["seat"]: p["name"] for p in data["players"]}
     running = {p["seat"]: 0 for p in data["players"]}
@@ -101,7 +112,7 @@ def response(sheets, fmt: str, filename: str) -> HttpResponse:
         writer = csv.writer(resp)
         writer.writerow(CSV_HEADER)
         for sheet in data:
-            writer.writerows(_csv_rows(sheet))
+            writer.writerows([csv_safe(cell) for cell in row] for row in _csv_rows(sheet))
     else:
         raise Http404
     resp["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'

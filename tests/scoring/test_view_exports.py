@@ -51,3 +51,26 @@ def test_an_unknown_export_format_is_404(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
     client.force_login(owner)
     assert client.get(reverse("scoring:sheet_export", args=[group.slug, sheet.pk, "xml"])).status_code == 404
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_quoted(client, group, owner, member):
+    names = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-3", "@SUM(A1)"]
+    sheet = make_sheet(group, owner, "classic", names, title="=1+1")
+    services.add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 20, 20]))
+    client.force_login(member)
+    response = client.get(reverse("scoring:sheet_export", args=[group.slug, sheet.pk, "csv"]))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [r["player"] for r in rows] == ["'" + name for name in names]
+    assert {r["dealer"] for r in rows} == {"'" + names[0]}
+    assert {r["title"] for r in rows} == {"'=1+1"}
+    assert rows[0]["points"] == "-30"  # numbers are not text: they stay numbers
+    assert rows[0]["facts"].startswith("{")
+
+
+def test_csv_safe_quotes_every_formula_start_and_nothing_else():
+    from scoring.exports import csv_safe
+
+    for text in ("=A1", "+A1", "-A1", "@A1", "\tA1", "\rA1"):
+        assert csv_safe(text) == "'" + text
+    assert csv_safe("Gina") == "Gina"
+    assert csv_safe(-30) == -30
