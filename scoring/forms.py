@@ -103,6 +103,10 @@ def finish_choices(variant) -> list[tuple[str, str]]:
     return choices
 
 
+PILE_RAN_OUT = "none"
+"""The Hand and Foot "who went out" choice that says nobody did: the draw pile ran out."""
+
+
 class DealForm(forms.Form):
     """One deal of a sheet. Built for the sheet's players (and sides in Hand and Foot)."""
 
@@ -166,7 +170,7 @@ class DealForm(forms.Form):
 
     def _out(self, name: str, limit: int) -> int | None:
         """The one seat (side) marked as gone out; two are refused with the engine's sentence."""
-        values = [v for v in self._chosen(name) if v != ""]
+        values = [v for v in self._chosen(name) if v not in ("", PILE_RAN_OUT)]
         seats = [self._seat_number(v, limit) for v in values]
         if any(seat is None for seat in seats):
             return None
@@ -201,11 +205,29 @@ class DealForm(forms.Form):
             return " ".join(cards.replace(",", " ").upper().split())
         return typed
 
+    def _require_held(self, seats) -> None:
+        """Every player of a side that did not go out says what they still hold: typed points (0 when
+        nothing, typed on purpose) or cards. A blank is refused rather than read as 0."""
+        for seat in seats:
+            typed = self.cleaned_data.get(f"held_points_{seat}")
+            cards = (self.cleaned_data.get(f"held_cards_{seat}") or "").strip()
+            if typed is None and not cards and f"held_points_{seat}" not in self.errors:
+                self.add_error(
+                    f"held_points_{seat}",
+                    _("Say what %(name)s still holds in hand and foot (type 0 if nothing).")
+                    % {"name": self.players[seat].display_name},
+                )
+
     def clean(self):
         data = super().clean()
         count = len(self.players)
         if self.handfoot:
+            pile_out = PILE_RAN_OUT in self._chosen("went_out")
             out = self._out("went_out", len(self.sides))
+            if pile_out and out is not None:
+                self.add_error(None, _("Either a side went out or the draw pile ran out, not both."))
+            elif not pile_out and out is None and not self.errors:
+                self.add_error(None, _("Say who went out, or that the draw pile ran out."))
             sides = []
             for index, seats in enumerate(self.sides):
                 melded = (data.get(f"melded_cards_{index}") or "").strip()
@@ -222,10 +244,20 @@ class DealForm(forms.Form):
                 )
             if out is not None and not 0 <= out < len(self.sides):
                 self.add_error(None, _("Player %(number)s is not on this sheet.") % {"number": out + 1})
-            data["facts"] = {"sides": sides}
+            for index, seats in enumerate(self.sides):
+                if index != out:
+                    self._require_held(seats)
+            data["facts"] = {"sides": sides, **({"pile_ran_out": True} if pile_out else {})}
             return data
         indicator = (data.get("indicator") or "").strip().upper() or None
         if data.get("void"):
+            chosen = [value for value in self._chosen("winner") if value != ""]
+            if chosen:
+                self.add_error(
+                    None,
+                    _("A void deal has no winner: untick “void” if somebody went out, or choose nobody."),
+                )
+                return data
             data["facts"] = {
                 "winner": None,
                 "finish": "normal",
@@ -272,6 +304,7 @@ class DealForm(forms.Form):
                     put_held(seat, value)
                 if side.get("went_out"):
                     initial["went_out"] = [str(index)]
+            initial.setdefault("went_out", [PILE_RAN_OUT])  # nobody went out: the draw pile ran out
             return initial
         initial["void"] = facts.get("winner") is None
         initial["finish"] = facts.get("finish", "normal")

@@ -17,7 +17,8 @@ Hand and Foot (one entry per side: a player, or a team 0+2 / 1+3)::
     {"sides": [{"red_books": 1, "black_books": 1,
                 "melded_points": 1030 | null, "melded": "KS KH ...",
                 "held": [null | 85 | "3H 7C", ...],   # one entry per seat of the side
-                "went_out": true, "picked_22": 0}]}
+                "went_out": true, "picked_22": 0}],
+     "pile_ran_out": true}                   # only when no side went out (the draw pile ran out)
 
 Scores, totals, dealers and the winner are derived (:func:`sheet_state`) each time; the sheet's
 cached columns are rewritten by :func:`recompute_sheet` after every change, and

@@ -223,7 +223,11 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         return redirect(sheet)
     initial = DealForm.initial_from(sheet, deal.facts, state.sides) if deal else {}
     form = DealForm(
-        request.POST or None, initial=initial, sheet=sheet, players=state.players, sides=state.sides
+        request.POST if request.method == "POST" else None,
+        initial=initial,
+        sheet=sheet,
+        players=state.players,
+        sides=state.sides,
     )
     if request.method == "POST" and form.is_valid():
         try:

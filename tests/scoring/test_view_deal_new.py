@@ -163,3 +163,91 @@ def test_no_deal_is_entered_after_the_game_is_over(client, group, owner, member)
     assert response.status_code == 302
     with pytest.raises(services.SheetError, match="already over"):
         services.add_deal(sheet, by=owner, facts=facts)
+
+
+def test_a_blank_hand_and_foot_deal_is_refused_and_the_opening_minimum_stays(client, group, owner, member):
+    sheet = make_sheet(group, owner, "hand-and-foot", [owner, member])
+    client.force_login(owner)
+    # What a browser sends for the untouched form (every field empty), and a post with nothing at all.
+    blank = {f"{name}_{i}": "" for i in (0, 1) for name in ("red_books", "black_books", "melded_points")}
+    blank.update({f"held_points_{i}": "" for i in (0, 1)} | {f"held_cards_{i}": "" for i in (0, 1)})
+    response = client.post(url(group, sheet), blank)
+    assert response.status_code == 200
+    assert "Say who went out, or that the draw pile ran out." in response.content.decode()
+    response = client.post(url(group, sheet), {})
+    assert response.status_code == 200
+    assert "Say who went out, or that the draw pile ran out." in response.content.decode()
+    assert not Deal.objects.exists()
+    assert "Opening minimum: 50." in client.get(url(group, sheet)).content.decode()
+
+
+def test_a_hand_and_foot_side_that_did_not_go_out_must_say_what_it_holds(client, group, owner, member):
+    sheet = make_sheet(group, owner, "hand-and-foot", [owner, member])
+    client.force_login(owner)
+    data = {"went_out": "0", "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
+    data.update({"red_books_1": "0", "black_books_1": "0", "melded_points_1": "30"})
+    response = client.post(url(group, sheet), data)
+    assert response.status_code == 200
+    assert (
+        "Say what Mona Member still holds in hand and foot (type 0 if nothing)." in response.content.decode()
+    )
+    assert not Deal.objects.exists()
+    # 0 typed on purpose is an answer.
+    assert client.post(url(group, sheet), {**data, "held_points_1": "0"}).status_code == 302
+    assert Deal.objects.get().facts["sides"][1]["held"] == [0]
+
+
+def test_the_draw_pile_running_out_is_chosen_explicitly_and_everybody_says_what_they_hold(
+    client, group, owner, member
+):
+    sheet = make_sheet(group, owner, "hand-and-foot", [owner, member])
+    client.force_login(owner)
+    data = {"went_out": "none", "red_books_0": "1", "melded_points_0": "200", "held_points_0": "40"}
+    data.update({"melded_points_1": "30"})
+    response = client.post(url(group, sheet), data)
+    assert "Say what Mona Member still holds" in response.content.decode()
+    assert "Say what Olivia Owner still holds" not in response.content.decode()
+    assert not Deal.objects.exists()
+    response = client.post(url(group, sheet), {**data, "held_cards_1": "3H 9C"})
+    assert response.status_code == 302, response.content.decode()
+    deal = Deal.objects.get()
+    assert deal.facts["pile_ran_out"] is True
+    assert not any(side["went_out"] for side in deal.facts["sides"])
+    edit = reverse("scoring:deal_edit", args=[group.slug, sheet.pk, deal.pk])
+    assert 'value="none" id="id_pile_ran_out" checked' in client.get(edit).content.decode()
+
+
+def test_a_side_going_out_and_the_draw_pile_running_out_together_are_refused(client, group, owner, member):
+    sheet = make_sheet(group, owner, "hand-and-foot", [owner, member])
+    client.force_login(owner)
+    data = {"went_out": ["0", "none"], "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
+    data.update({"melded_points_1": "30", "held_points_1": "10"})
+    response = client.post(url(group, sheet), data)
+    assert "Either a side went out or the draw pile ran out, not both." in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+def test_in_team_hand_and_foot_only_the_partner_of_the_side_that_went_out_may_be_left_blank(
+    client, group, owner, member
+):
+    sheet = make_sheet(group, owner, "hand-and-foot-teams", [owner, member, "Gina", "Hadi"])
+    client.force_login(owner)
+    data = {"went_out": "0", "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
+    data.update({"melded_points_1": "30", "held_points_1": "25"})
+    response = client.post(url(group, sheet), data)
+    body = response.content.decode()
+    assert "Say what Hadi still holds" in body
+    assert "Say what Gina still holds" not in body
+    assert not Deal.objects.exists()
+    assert client.post(url(group, sheet), {**data, "held_points_3": "0"}).status_code == 302
+
+
+def test_a_void_deal_with_a_winner_is_refused_in_place(client, group, sheet, owner):
+    client.force_login(owner)
+    response = client.post(url(group, sheet), {"void": "on", "winner": "1", "finish": "normal"})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "A void deal has no winner" in body
+    assert 'name="void" id="id_void" checked' in body
+    assert not Deal.objects.exists()
+    assert not DealChange.objects.exists()
