@@ -214,6 +214,19 @@ def _picker_context(sheet, players: int):
     }
 
 
+def _first_count(sheet, field, *, kind: str = "held", indicator: str | None = None) -> dict | None:
+    """What the cards already in a field are worth, rendered with the page (the picker's count is only
+    asked of the server again when the field changes): None for an empty field."""
+    text = (field.value() or "").strip()
+    if not text:
+        return None
+    try:
+        picked = services.count_cards(sheet, text, kind=kind, indicator=indicator)
+    except services.SheetError as error:
+        return {"error": error.message}
+    return {"value": picked.total, "count": len(picked.cards)}
+
+
 def _deal_form_page(request, group, membership, sheet, deal=None):
     if not services.can_enter(sheet, request.user):
         return HttpResponseForbidden(_("Only the players of this sheet can enter deals."))
@@ -240,6 +253,9 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         else:
             messages.success(request, _("Deal saved.") if deal is None else _("Deal corrected."))
             return redirect(sheet)
+    indicator = None
+    if "indicator" in form.fields:
+        indicator = (form["indicator"].value() or "").strip().upper() or None
     seats = [
         {
             "seat": p.seat,
@@ -249,6 +265,7 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
             "irregular": form[f"irregular_{p.seat}"] if f"irregular_{p.seat}" in form.fields else None,
             "held_points": form[f"held_points_{p.seat}"],
             "held_cards": form[f"held_cards_{p.seat}"],
+            "held_count": _first_count(sheet, form[f"held_cards_{p.seat}"], indicator=indicator),
         }
         for p in state.players
     ]
@@ -259,6 +276,7 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
                 "name": state.side_name(seats_of_side),
                 "fields": [form[f"{name}_{index}"] for name in ("red_books", "black_books", "melded_points")],
                 "melded_cards": form[f"melded_cards_{index}"],
+                "melded_count": _first_count(sheet, form[f"melded_cards_{index}"], kind="melded"),
                 "picked_22": form[f"picked_22_{index}"] if f"picked_22_{index}" in form.fields else None,
                 "seats": [seats[seat] for seat in seats_of_side],
             }
