@@ -137,17 +137,30 @@ class Deal(models.Model):
 
 
 class DealChange(models.Model):
-    """The visible history: who entered, edited or deleted which deal, when, and the facts before/after."""
+    """The visible history of a sheet: who entered, edited or deleted which deal, when, and the facts
+    before/after; and who marked the sheet "do not count" (or counted it again) or linked one of its
+    guests to a member (``deal`` is then empty and ``details`` says what changed)."""
 
     class Action(models.TextChoices):
         CREATED = "created", _("entered")
         EDITED = "edited", _("edited")
         DELETED = "deleted", _("deleted")
+        EXCLUDED = "excluded", _("marked “do not count”")
+        INCLUDED = "included", _("counted again")
+        LINKED = "linked", _("linked a guest")
 
     sheet = models.ForeignKey(
         Sheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("sheet")
     )
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="changes", verbose_name=_("deal"))
+    deal = models.ForeignKey(
+        Deal,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="changes",
+        verbose_name=_("deal"),
+        help_text=_("Empty for a change of the whole sheet."),
+    )
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     at = models.DateTimeField(_("at"), default=timezone.now)
@@ -159,6 +172,12 @@ class DealChange(models.Model):
     )
     old_facts = models.JSONField(_("facts before"), null=True, blank=True)
     new_facts = models.JSONField(_("facts after"), null=True, blank=True)
+    details = models.JSONField(
+        _("details"),
+        default=dict,
+        blank=True,
+        help_text=_('A linked guest: {"guest": name, "user_id": id, "member": name}.'),
+    )
 
     class Meta:
         verbose_name = _("deal change")
@@ -166,7 +185,7 @@ class DealChange(models.Model):
         ordering = ["-at", "-pk"]
 
     def __str__(self):
-        return f"{self.deal} {self.action}"
+        return f"{self.deal or self.sheet} {self.action}"
 
 
 # --- Online games and ratings (issue 6; written by services.record_online_game / recompute_ratings) ---

@@ -466,8 +466,15 @@ def mark_do_not_count(sheet: Sheet, *, by, do_not_count: bool = True) -> Sheet:
     """Leave a sheet out of (or put it back into) the group's history and standings."""
     sheet = _locked(sheet)
     _require_enter(sheet, by)
+    if sheet.do_not_count == do_not_count:
+        return sheet  # nothing changes, nothing to record
     sheet.do_not_count = do_not_count
     sheet.save(update_fields=["do_not_count"])
+    DealChange.objects.create(
+        sheet=sheet,
+        action=DealChange.Action.EXCLUDED if do_not_count else DealChange.Action.INCLUDED,
+        by=by,
+    )
     _on_change(sheet)
     return sheet
 
@@ -498,6 +505,12 @@ def link_guest(*, group, by, guest_name: str, user) -> int:
     for seat in seats:
         seat.user = user
         seat.save(update_fields=["user"])
+        DealChange.objects.create(
+            sheet=seat.sheet,
+            action=DealChange.Action.LINKED,
+            by=by,
+            details={"guest": seat.name, "user_id": user.pk, "member": user.name},
+        )
     for sheet in {seat.sheet for seat in seats}:
         _on_change(sheet)
     return len(seats)

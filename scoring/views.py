@@ -156,11 +156,30 @@ def _row_view(state, row):
 
 
 def _change_view(change):
-    if change.deal_number is None:
-        label = _("a void deal")
+    """One line of the visible history, as a sentence."""
+    who = change.by.name if change.by else _("someone")
+    Action = change.Action
+    if change.action == Action.EXCLUDED:
+        text = _("%(who)s marked this sheet “do not count”") % {"who": who}
+    elif change.action == Action.INCLUDED:
+        text = _("%(who)s counted this sheet in the group's history again") % {"who": who}
+    elif change.action == Action.LINKED:
+        text = _("%(who)s linked the guest %(guest)s to the member %(member)s") % {
+            "who": who,
+            "guest": change.details.get("guest", ""),
+            "member": change.details.get("member", ""),
+        }
     else:
-        label = _("deal %(number)s") % {"number": change.deal_number}
-    return {"change": change, "deal_label": label}
+        if change.deal_number is None:
+            deal = _("a void deal")
+        else:
+            deal = _("deal %(number)s") % {"number": change.deal_number}
+        text = _("%(who)s %(action)s %(deal)s") % {
+            "who": who,
+            "action": change.get_action_display(),
+            "deal": deal,
+        }
+    return {"change": change, "text": text}
 
 
 @group_view

@@ -72,3 +72,46 @@ def test_the_group_page_lists_the_sheets(client, group, owner, member):
     page = client.get(group.get_absolute_url()).content.decode()
     assert "Friday night" in page
     assert reverse("scoring:sheet_new", args=[group.slug]) in page
+
+
+def test_marking_do_not_count_and_counting_again_are_in_the_visible_history(client, group, owner, member):
+    import time_machine
+    from django.utils import timezone
+
+    from scoring.models import DealChange
+
+    sheet = make_sheet(group, owner, "classic", [owner, member])
+    finish_classic(sheet, owner, winner=0)
+    url = reverse("scoring:sheet_do_not_count", args=[group.slug, sheet.pk])
+    client.force_login(member)
+    with time_machine.travel("2026-03-01 20:15 +0000", tick=False):
+        assert client.post(url, {"do_not_count": "1"}).status_code == 302
+        marked_at = timezone.now()
+    client.post(url, {"do_not_count": "1"})  # no change: nothing more to record
+    client.force_login(owner)
+    client.post(url, {"do_not_count": "0"})
+    excluded, included = DealChange.objects.filter(sheet=sheet, deal__isnull=True).order_by("at", "pk")
+    assert (excluded.action, excluded.by, excluded.at) == ("excluded", member, marked_at)
+    assert (included.action, included.by) == ("included", owner)
+    history = client.get(sheet.get_absolute_url()).content.decode().split('data-testid="history"')[1]
+    assert "Mona Member marked this sheet “do not count”" in history
+    assert "Olivia Owner counted this sheet in the group&#x27;s history again" in history
+    assert 'datetime="2026-03-01T20:15:00+00:00"' in history
+
+
+def test_linking_a_guest_is_in_the_history_of_every_sheet_they_played(client, group, owner, member):
+    from scoring.models import DealChange
+
+    sheet = make_sheet(group, owner, "classic", [owner, "Karim"])
+    other = make_sheet(group, owner, "classic", ["karim", member])
+    untouched = make_sheet(group, owner, "classic", [owner, member])
+    karim = MembershipFactory(group=group, user__display_name="Karim K").user
+    client.force_login(owner)
+    client.post(reverse("scoring:link_guest", args=[group.slug]), {"guest_name": "Karim", "user": karim.pk})
+    for linked, guest in ((sheet, "Karim"), (other, "karim")):
+        change = DealChange.objects.get(sheet=linked, action="linked")
+        assert change.by == owner
+        assert change.details == {"guest": guest, "user_id": karim.pk, "member": "Karim K"}
+        page = client.get(linked.get_absolute_url()).content.decode()
+        assert f"Olivia Owner linked the guest {guest} to the member Karim K" in page
+    assert not DealChange.objects.filter(sheet=untouched).exists()
