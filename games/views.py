@@ -8,14 +8,16 @@ the page and compares the game's revision before touching the session or the use
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core import signing
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, services
 from games.forms import GameForm, action_from_post
@@ -23,6 +25,23 @@ from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
 
 POLL_SALT = "games.poll"
+
+
+def _only(*methods: str):
+    """Like ``require_http_methods`` for views that check membership themselves, but a person outside
+    the group gets 404 before any 405 (the check costs a query only on the wrong method)."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, group_slug, *args, **kwargs):
+            if request.method not in methods:
+                get_group_for(request.user, group_slug)
+                return HttpResponseNotAllowed(methods)
+            return view(request, group_slug, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def poll_token(game_id: int) -> str:
@@ -99,7 +118,7 @@ def game_play(request, group, membership, game_id):
     return _render(request, _context(request, game, services.seats_of(game)))
 
 
-@require_GET
+@_only("GET")
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
     partial (after the usual membership check)."""
@@ -124,7 +143,7 @@ def game_poll(request, group_slug, game_id):
     return render(request, "games/play.html#game", _context(request, game, services.seats_of(game)))
 
 
-@require_POST
+@_only("POST")
 def game_move(request, group_slug, game_id):
     """A move. The membership check and the row lock are one query inside services.play."""
     if not request.user.is_authenticated:
@@ -144,7 +163,9 @@ def game_move(request, group_slug, game_id):
     except (ValueError, services.GameError) as error:
         message = error.message if isinstance(error, services.GameError) else str(error)
         choices = error.wild_choices if isinstance(error, services.MoveRefused) else ()
-        game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group__slug=group_slug)
+        # A malformed form is refused before services.play checks membership: check it here (404).
+        group, _membership = get_group_for(request.user, group_slug)
+        game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
         stale = isinstance(error, services.StaleVersion)
         context = _context(
             request,
@@ -161,7 +182,7 @@ def game_move(request, group_slug, game_id):
     return render(request, "games/play.html#game", context)
 
 
-@require_POST
+@_only("POST")
 def game_seat(request, group_slug, game_id):
     """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game."""
     if not request.user.is_authenticated:

@@ -113,3 +113,17 @@ def test_the_page_renders_for_every_rule_set(client, owner, start_game, variant)
     assert game.status == GameStatus.ACTIVE
     client.force_login(owner)
     assert client.get(url(game)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"act": "nonsense"}, {"preset": "not json"}, {"act": "meld", "cards": ["x"]}, {"act": "discard"}],
+)
+def test_an_outsiders_malformed_move_is_404_and_shows_nothing(client, duel, outsider, data):
+    client.force_login(outsider)
+    for extra in ({}, HTMX):
+        response = client.post(url(duel, "move"), data, **extra)
+        assert response.status_code == 404
+        html = response.content.decode()
+        assert "Mona Member" not in html
+        assert "Olivia Owner" not in html
