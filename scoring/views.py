@@ -17,7 +17,7 @@ from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
 from handsite.access import group_view
 from scoring import exports, services
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
-from scoring.models import Deal, Sheet
+from scoring.models import Deal, Rating, Sheet
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -43,6 +43,7 @@ def sheet_list(request, group, membership):
         "membership": membership,
         "sheets": sheets,
         "standings": services.group_standings(group),
+        "ratings": Rating.objects.filter(group=group).order_by("-ordinal", "name", "pk"),
         "history": services.counted_sheets(group),
         "guests": guests,
         "link_form": LinkGuestForm(guests=guests, members=_members(group)) if guests else None,

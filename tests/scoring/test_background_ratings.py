@@ -57,3 +57,72 @@ def test_a_finished_online_game_counts_in_the_groups_ratings(
 def test_ranks_follow_the_rule_sets_direction():
     assert scoring_services._ranks([120, 40, 40], lower_is_better=True) == [2, 1, 1]
     assert scoring_services._ranks([120, 40, 300], lower_is_better=False) == [2, 3, 1]
+
+
+def _finish_classic(sheet, by, winner):
+    """Five classic deals all won by ``winner``; the others hold 10 each time."""
+    from tests.scoring.conftest import hand
+
+    players = sheet.players.count()
+    deals = []
+    for _ in range(5):
+        held = [10] * players
+        held[winner] = None
+        deals.append(scoring_services.add_deal(sheet, by=by, facts=hand(winner, [True] * players, held)))
+    return deals
+
+
+def _ratings(group):
+    return [(r.player_key, r.games, r.wins) for r in Rating.objects.filter(group=group).order_by("-ordinal")]
+
+
+def test_saving_editing_and_deleting_a_sheets_deal_recomputes_the_ratings_after_the_commit(
+    owner, member, group, django_capture_on_commit_callbacks
+):
+    from tests.scoring.conftest import hand, make_sheet
+
+    sheet = make_sheet(group, owner, "classic", [owner, member])
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        deals = _finish_classic(sheet, owner, winner=0)
+    assert not Rating.objects.exists()  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    olivia, mona = f"user:{owner.pk}", f"user:{member.pk}"
+    assert _ratings(group) == [(olivia, 1, 1), (mona, 1, 0)]
+
+    # Corrections: Mona went out in deals 1-3 and Olivia held 100 each time, so Mona wins the game
+    # (Olivia 3 × 100 - 2 × 30 = 240, Mona -3 × 30 + 2 × 10 = -70). Each edit queues the recompute.
+    for deal in deals[:3]:
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            scoring_services.edit_deal(deal, by=owner, facts=hand(1, [True, True], [100, None]))
+        assert len(callbacks) == 1
+    sheet.refresh_from_db()
+    assert sheet.winner_seats == [1]
+    assert _ratings(group) == [(mona, 1, 1), (olivia, 1, 0)]
+
+    # Deleting a deal leaves the game unfinished: it no longer counts.
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.delete_deal(deals[0], by=owner)
+    assert _ratings(group) == []
+
+
+def test_the_standings_page_shows_the_ratings_in_order_with_games_played(
+    client, owner, member, group, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    from tests.scoring.conftest import make_sheet
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(2):
+            _finish_classic(make_sheet(group, owner, "classic", [owner, member, "Gina"]), owner, winner=1)
+    client.force_login(owner)
+    page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
+    assert "A rating estimates a player's skill" in page
+    table = page.split('data-testid="ratings"')[1].split("</table>")[0]
+    rows = [row.split("</tr>")[0] for row in table.split('<tr><th scope="row">')[1:]]
+    # Gina and Olivia lost the same way: equal ratings, by name.
+    assert [row.split("<")[0] for row in rows] == ["Mona Member", "Gina", "Olivia Owner"]
+    ordinals = [r.ordinal for r in Rating.objects.filter(group=group).order_by("-ordinal")]
+    assert f'<td class="num">{ordinals[0]:.1f}</td><td class="num">2</td><td class="num">2</td>' in rows[0]
+    assert '<td class="num">2</td><td class="num">0</td>' in rows[2]
