@@ -38,3 +38,15 @@ def test_the_sheet_page_shows_a_qr_code_of_its_link(client, group, owner, member
     page = client.get(sheet.get_absolute_url()).content.decode()
     assert "<svg" in page
     assert f"http://testserver/groups/{group.slug}/sheets/{sheet.pk}/" in page
+
+
+def test_a_poll_after_the_session_expired_goes_through_the_login_redirect(client, group, owner, member):
+    """The poll view is a normal group view: no session means the login redirect (which the site-wide
+    middleware turns into HX-Redirect for htmx), never a 204 that would leave a stale sheet up."""
+    sheet = make_sheet(group, owner, "classic", [owner, member])
+    live = reverse("scoring:sheet_live", args=[group.slug, sheet.pk])
+    response = client.get(live, {"version": sheet.version}, headers={"HX-Request": "true"})
+    target = response.headers.get("HX-Redirect") or response.headers.get("Location", "")
+    assert response.status_code in (200, 204, 302)
+    assert target.startswith(reverse("account_login"))
+    assert "Olivia Owner" not in response.content.decode()
