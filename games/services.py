@@ -22,6 +22,8 @@ names a card the player may not see) or our own sentences (which name none).
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -29,16 +31,19 @@ from datetime import timedelta
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
+from django.db.models import OuterRef, StringAgg, Subquery, TextField, Value
+from django.db.models.functions import Cast, JSONObject
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop as _noop  # MoveRefused translates these
+from django.utils.translation import gettext_noop  # MoveRefused translates these (engine errors)
 
 from games import engine
 from games.engine import actions as engine_actions
 from games.engine.bot import worst_card
 from games.engine.melds import face_text
 from games.models import Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
-from handsite.models import Membership
+from handsite.models import Membership, User
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +110,63 @@ def seat_of(seats: list[Seat], user) -> Seat | None:
     return next((seat for seat in seats if seat.user_id is not None and seat.user_id == user_id), None)
 
 
-def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> Game:
-    """The game row, locked until the transaction ends. With ``user``: only if they are in its group
-    (one query: the membership check is a join)."""
+def _seat_rows():
+    """A subquery: the game's seats (with each player's name fields) as text, ``{...},{...}``, so the
+    locking query brings them along (one query for the game, the membership check and the seats)."""
+    row = JSONObject(
+        id="pk",
+        number="number",
+        user_id="user_id",
+        bot="bot",
+        accepted_at="accepted_at",
+        display_name="user__display_name",
+        email="user__email",
+        username="user__username",
+    )
+    return Subquery(
+        Seat.objects.filter(game=OuterRef("pk"))
+        .order_by()
+        .values("game")
+        .annotate(rows=StringAgg(Cast(row, TextField()), delimiter=Value(",")))
+        .values("rows")[:1],
+        output_field=TextField(),
+    )
+
+
+def _seats_from_rows(game: Game, text: str | None) -> list[Seat]:
+    """Seat objects (users with their name fields only) from :func:`_seat_rows`' text."""
+    seats = []
+    for row in json.loads(f"[{text or ''}]"):
+        user = None
+        if row["user_id"] is not None:
+            user = User(
+                pk=row["user_id"],
+                display_name=row["display_name"] or "",
+                email=row["email"] or "",
+                username=row["username"] or "",
+            )
+            user._state.adding, user._state.db = False, game._state.db
+        accepted = row["accepted_at"]
+        if isinstance(accepted, str):
+            accepted = parse_datetime(accepted.replace(" ", "T"))
+            if accepted is not None and timezone.is_naive(accepted):
+                accepted = timezone.make_aware(accepted, dt.UTC)
+        seat = Seat(
+            pk=row["id"],
+            game=game,
+            number=row["number"],
+            user=user,
+            bot=bool(row["bot"]),
+            accepted_at=accepted,
+        )
+        seat._state.adding, seat._state.db = False, game._state.db
+        seats.append(seat)
+    return sorted(seats, key=lambda seat: seat.number)
+
+
+def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> tuple[Game, list[Seat]]:
+    """The game row, locked until the transaction ends, and its seats. With ``user``: only if they are
+    in its group. ONE query: the membership check is a join, the seats a subquery."""
     filters: dict = {"pk": game_id}
     if group_slug is not None:
         filters["group__slug"] = group_slug
@@ -115,10 +174,16 @@ def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> Game:
         if not getattr(user, "is_authenticated", False):
             raise GameNotFound
         filters["group__memberships__user"] = user
-    game = Game.objects.select_for_update(of=("self",)).select_related("group").filter(**filters).first()
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("group")
+        .annotate(seat_rows=_seat_rows())
+        .filter(**filters)
+        .first()
+    )
     if game is None:
         raise GameNotFound
-    return game
+    return game, _seats_from_rows(game, game.seat_rows)
 
 
 # --- Starting a game ---------------------------------------------------------------------------
@@ -195,15 +260,23 @@ def create_game(
 
 
 def _waiting_game(game_id: int, user, group_slug=None) -> tuple[Game, list[Seat]]:
-    game = _locked(game_id, user=user, group_slug=group_slug)
+    game, seats = _locked(game_id, user=user, group_slug=group_slug)
     if game.status != GameStatus.WAITING:
         raise GameError(_("This game has already started."))
-    return game, seats_of(game)
+    return game, seats
 
 
 def _bump(game: Game, *fields: str) -> None:
     game.revision += 1
     game.save(update_fields=["revision", *fields])
+
+
+def _deal_or_bump(game: Game, seats: list[Seat]) -> None:
+    """After a seat change: deal when every seat is filled, otherwise only tell the pollers."""
+    if all(seat.is_filled for seat in seats):
+        _deal(game, seats)
+    else:
+        _bump(game)
 
 
 @transaction.atomic
@@ -215,10 +288,7 @@ def accept_seat(*, game_id: int, user, group_slug: str | None = None) -> Game:
     if seat.accepted_at is None:
         seat.accepted_at = timezone.now()
         seat.save(update_fields=["accepted_at"])
-    if all(s.is_filled for s in seats):
-        _deal(game, seats)
-    else:
-        _bump(game)
+    _deal_or_bump(game, seats)
     return game
 
 
@@ -254,10 +324,7 @@ def take_seat(*, game_id: int, user, number: int, group_slug: str | None = None)
     seat.user = user
     seat.accepted_at = timezone.now()
     seat.save(update_fields=["user", "accepted_at"])
-    if all(s.is_filled for s in seats):
-        _deal(game, seats)
-    else:
-        _bump(game)
+    _deal_or_bump(game, seats)
     return game
 
 
@@ -278,10 +345,7 @@ def fill_seat_with_bot(*, game_id: int, actor, number: int, group_slug: str | No
     seat.bot = True
     seat.accepted_at = timezone.now()
     seat.save(update_fields=["user", "bot", "accepted_at"])
-    if all(s.is_filled for s in seats):
-        _deal(game, seats)
-    else:
-        _bump(game)
+    _deal_or_bump(game, seats)
     return game
 
 
@@ -320,8 +384,7 @@ def play(
     ``{"type": "take_discard", "cards": [ids]}`` (the top discard with the selected cards), each with an
     optional ``"wild_as": {"<id>": "JS"}``. Raises GameNotFound, StaleVersion, GameError, MoveRefused.
     """
-    game = _locked(game_id, user=user, group_slug=group_slug)
-    seats = seats_of(game)
+    game, seats = _locked(game_id, user=user, group_slug=group_slug)
     seat = seat_of(seats, user)
     if game.status != GameStatus.ACTIVE:
         if game.status == GameStatus.WAITING:
@@ -352,7 +415,7 @@ def play(
 def prepare_action(state: engine.GameState, seat: int, action: object) -> dict:
     """Turn the page's forms of a move into an engine action (the engine then checks everything)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise engine.IllegalAction(_noop("That is not a move."))
+        raise engine.IllegalAction(gettext_noop("That is not a move."))
     kind = action["type"]
     if kind in ("meld", "announce") and "cards" in action and "melds" not in action:
         melds = _melds_from_selection(state, seat, action.get("cards"), action.get("wild_as"))
@@ -366,10 +429,12 @@ def prepare_action(state: engine.GameState, seat: int, action: object) -> dict:
         and not {"melds", "lay_off", "declare_hand"} & set(action)
     ):
         if not state.deal.discard:
-            raise engine.IllegalAction(_noop("The discard pile is empty."))
+            raise engine.IllegalAction(gettext_noop("The discard pile is empty."))
         selected = _ids(action.get("cards"))
         if not selected:
-            raise engine.IllegalAction(_noop("Select the cards from your hand that go with the discard."))
+            raise engine.IllegalAction(
+                gettext_noop("Select the cards from your hand that go with the discard.")
+            )
         top = state.deal.discard[-1]
         melds = _melds_from_selection(state, seat, selected, action.get("wild_as"), extra=top)
         return {"type": "take_discard", "melds": melds}
@@ -380,7 +445,7 @@ def _ids(value: object) -> list[int]:
     if not isinstance(value, list | tuple) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in value
     ):
-        raise engine.IllegalAction(_noop("Choose the cards by tapping them."))
+        raise engine.IllegalAction(gettext_noop("Choose the cards by tapping them."))
     return list(value)
 
 
@@ -390,10 +455,10 @@ def _melds_from_selection(
     """The selected cards as one meld, or else split into several melds (the solver's way)."""
     ids = _ids(card_ids)
     if not ids:
-        raise engine.IllegalAction(_noop("Select the cards to meld first."))
+        raise engine.IllegalAction(gettext_noop("Select the cards to meld first."))
     hand = {card.id: card for card in state.deal.hands[seat]}
     if len(set(ids)) != len(ids) or any(card_id not in hand for card_id in ids):
-        raise engine.InvalidCards(_noop("You do not hold one of those cards."))
+        raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
     cards = [hand[card_id] for card_id in ids] + ([extra] if extra is not None else [])
     pins = wild_as if isinstance(wild_as, dict) else {}
     pins = {int(k): v for k, v in pins.items() if str(k).isdigit() and isinstance(v, str)}
@@ -474,6 +539,23 @@ def _turn_key(state: engine.GameState | None) -> tuple | None:
     return (deal.number, deal.attempt, deal.current, deal.turns[deal.current])
 
 
+SAVED_FIELDS = [
+    "state",
+    "version",
+    "revision",
+    "status",
+    "started_at",
+    "finished_at",
+    "turn_seat",
+    "turn_started_at",
+    "turn_version",
+    "deadline_at",
+    "next_reminder_at",
+    "paused_until",
+]
+"""The columns :func:`_save` writes (the game's frozen settings are never rewritten)."""
+
+
 def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
     """State, log and version in the transaction the caller holds; then the hooks."""
     game, state = result.game, result.state
@@ -489,7 +571,7 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
         _on_game_end(game)
     if _turn_key(state) != previous_turn or previous_turn is None:
         _on_turn_change(game, previous_turn, result.events, state=state)
-    game.save()
+    game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
 
 
 # --- Hooks (inside the transaction) ------------------------------------------------------------
@@ -550,12 +632,11 @@ def timeout_move(*, game_id: int, now=None) -> MoveResult | None:
     to do (no deadline, not due yet, rule "nothing", game not active). Safe to call twice: the second
     call finds the new turn's deadline in the future."""
     now = now or timezone.now()
-    game = _locked(game_id)
+    game, seats = _locked(game_id)
     if game.status != GameStatus.ACTIVE or game.deadline_at is None or game.deadline_at > now:
         return None
     if game.timeout_rule == TimeoutRule.NOTHING:
         return None
-    seats = seats_of(game)
     state = load_state(game)
     previous_turn = _turn_key(state)
     number = state.current
@@ -576,10 +657,9 @@ def timeout_move(*, game_id: int, now=None) -> MoveResult | None:
 @transaction.atomic
 def hand_seat_to_bot(*, game_id: int, number: int) -> MoveResult:
     """A bot plays ``number``'s seat from now on (the player stays recorded on the seat)."""
-    game = _locked(game_id)
+    game, seats = _locked(game_id)
     if game.status != GameStatus.ACTIVE:
         raise GameError(_("The game is not in play."))
-    seats = seats_of(game)
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         raise GameError(_("There is no such seat at this table."))

@@ -138,3 +138,38 @@ def test_the_timeout_move_draws_and_discards_the_drawn_card(owner, member, start
     game.refresh_from_db()
     assert game.turn_seat == first
     assert game.deadline_at > result.moves[0].created_at
+
+
+def test_the_locking_query_brings_the_seats_as_stored(owner, member, admin, start_game):
+    from django.db import transaction
+
+    game = start_game([owner, member, services.BOT, admin], seed=4)
+    services.decline_seat(game_id=game.pk, user=admin)
+    with transaction.atomic():
+        locked, seats = services._locked(game.pk, user=owner)
+    stored = services.seats_of(game)
+    fields = ("pk", "number", "user_id", "bot", "accepted_at", "name", "is_filled", "is_invited")
+
+    def rows(seat_list):
+        return [[getattr(seat, name) for name in fields] for seat in seat_list]
+
+    assert rows(seats) == rows(stored)
+    assert locked.pk == game.pk
+
+
+def test_each_seat_change_before_the_deal_bumps_the_revision_until_it_deals(owner, member, admin, start_game):
+    game = start_game([owner, member, admin], seed=6)
+    revisions = [game.revision]
+    for change in (
+        lambda: services.decline_seat(game_id=game.pk, user=admin),
+        lambda: services.accept_seat(game_id=game.pk, user=member),
+    ):
+        change()
+        game.refresh_from_db()
+        assert game.status == GameStatus.WAITING
+        revisions.append(game.revision)
+    services.fill_seat_with_bot(game_id=game.pk, actor=owner, number=2)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    revisions.append(game.revision)
+    assert revisions == sorted(set(revisions))
