@@ -137,7 +137,9 @@ def query_counts() -> None:
     game.refresh_from_db()
     poll = reverse("games:poll", args=[game.group.slug, game.pk])
     with CaptureQueriesContext(connection) as captured:
-        response = clients[0].get(poll, {"r": game.revision, "t": poll_token(game.pk)})
+        response = clients[0].get(
+            poll, {"r": game.revision, "u": users[0].pk, "t": poll_token(game.pk, users[0].pk)}
+        )
     assert response.status_code == 204
     print(f"queries of an unchanged poll: {len(captured.captured_queries)}")
 

@@ -44,8 +44,10 @@ def _only(*methods: str):
     return decorate
 
 
-def poll_token(game_id: int) -> str:
-    return signing.Signer(salt=POLL_SALT).sign(str(game_id)).rsplit(":", 1)[1]
+def poll_token(game_id: int, user_id: int) -> str:
+    """The poll URL's signature of (game, person): it carries no content, and the poll's one query
+    joins that person's membership, so a removed member's page stops learning "changed or not"."""
+    return signing.Signer(salt=POLL_SALT).sign(f"{game_id}:{user_id}").rsplit(":", 1)[1]
 
 
 def _sort(request) -> str:
@@ -68,7 +70,8 @@ def _context(request, game, seats, *, state=None, selected=(), error=None, wild_
         ],
         "selected_ids": list(selected),
         "poll_url": reverse("games:poll", args=[game.group.slug, game.pk])
-        + f"?r={game.revision}&t={poll_token(game.pk)}&sort={_sort(request)}",
+        + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}"
+        + f"&sort={_sort(request)}",
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
     }
@@ -121,22 +124,22 @@ def game_play(request, group, membership, game_id):
 @_only("GET")
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
-    partial (after the usual membership check)."""
-    token = request.GET.get("t", "")
-    if not signing.constant_time_compare(token, poll_token(game_id)):
+    partial (after the usual membership check). The one query joins the membership of the person the
+    token was signed for; the session (a query of its own) is read only when something changed."""
+    token, user_id = request.GET.get("t", ""), request.GET.get("u", "")
+    if not user_id.isdigit() or not signing.constant_time_compare(token, poll_token(game_id, int(user_id))):
         raise Http404
     try:
         revision = int(request.GET.get("r", ""))
     except ValueError:
         raise Http404 from None
-    current = next(
-        iter(Game.objects.filter(pk=game_id).order_by().values_list("revision", flat=True)[:1]), None
-    )
+    games = Game.objects.filter(pk=game_id, group__slug=group_slug, group__memberships__user_id=user_id)
+    current = next(iter(games.order_by().values_list("revision", flat=True)[:1]), None)
     if current is None:
         raise Http404
     if current == revision:
         return HttpResponse(status=204)
-    if not request.user.is_authenticated:
+    if not request.user.is_authenticated or request.user.pk != int(user_id):
         raise Http404
     group, _membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)

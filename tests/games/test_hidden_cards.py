@@ -50,8 +50,9 @@ def test_a_whole_game_through_the_views_never_shows_a_hidden_card(owner, member,
     from games import services
 
     services.accept_seat(game_id=game.pk, user=member)
-    clients = {}
+    clients, users = {}, {}
     for seat, user in ((0, owner), (1, member), (None, admin)):
+        users[seat] = user
         clients[seat] = Client()
         clients[seat].force_login(user)
     play_url = reverse("games:play", args=[game.group.slug, game.pk])
@@ -67,7 +68,8 @@ def test_a_whole_game_through_the_views_never_shows_a_hidden_card(owner, member,
             page = client.get(play_url)
             seen += leaks.check(page.content.decode(), allowed)
             if moves:
-                poll = client.get(poll_url, {"r": game.revision - 1, "t": poll_token(game.pk)})
+                token = poll_token(game.pk, users[seat].pk)
+                poll = client.get(poll_url, {"r": game.revision - 1, "u": users[seat].pk, "t": token})
                 seen += leaks.check(poll.content.decode(), allowed)
         if game.status != GameStatus.ACTIVE:
             break

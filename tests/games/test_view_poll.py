@@ -4,16 +4,17 @@ from games import engine, services
 from games.views import poll_token
 
 
-def poll(client, game, revision, token=None):
+def poll(client, game, revision, user, token=None):
     url = reverse("games:poll", args=[game.group.slug, game.pk])
-    return client.get(url, {"r": revision, "t": token or poll_token(game.pk)}, HTTP_HX_REQUEST="true")
+    query = {"r": revision, "u": user.pk, "t": token or poll_token(game.pk, user.pk)}
+    return client.get(url, query, HTTP_HX_REQUEST="true")
 
 
 def test_an_unchanged_game_answers_204_with_one_query(client, duel, member, django_assert_max_num_queries):
     client.force_login(member)
     duel.group  # noqa: B018 - load the group outside the count (the URL needs its slug)
     with django_assert_max_num_queries(1):
-        response = poll(client, duel, duel.revision)
+        response = poll(client, duel, duel.revision, member)
     assert response.status_code == 204
     assert response.content == b""
 
@@ -26,7 +27,7 @@ def test_a_changed_game_answers_with_the_board(client, duel, owner, member):
     discard = next(a for a in engine.legal_actions(state, state.current) if a["type"] == "discard")
     services.play(game_id=duel.pk, user=mover, version=0, action=discard)
     client.force_login(watcher)
-    response = poll(client, duel, duel.revision)
+    response = poll(client, duel, duel.revision, watcher)
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="game"' in html
@@ -35,9 +36,35 @@ def test_a_changed_game_answers_with_the_board(client, duel, owner, member):
 
 def test_a_poll_without_the_pages_token_is_404(client, duel, outsider):
     client.force_login(outsider)
-    assert poll(client, duel, duel.revision, token="forged").status_code == 404
+    assert poll(client, duel, duel.revision, outsider, token="forged").status_code == 404
 
 
 def test_an_outsider_with_a_token_learns_nothing_of_a_changed_game(client, duel, outsider):
     client.force_login(outsider)
-    assert poll(client, duel, duel.revision - 1).status_code == 404
+    assert poll(client, duel, duel.revision - 1, outsider).status_code == 404
+    assert poll(client, duel, duel.revision, outsider).status_code == 404  # nor of an unchanged one
+
+
+def test_a_removed_member_learns_nothing_even_with_their_old_pages_token(client, duel, admin):
+    from handsite.models import Membership
+
+    client.force_login(admin)
+    assert poll(client, duel, duel.revision, admin).status_code == 204
+    Membership.objects.filter(group=duel.group, user=admin).delete()
+    assert poll(client, duel, duel.revision, admin).status_code == 404
+    assert poll(client, duel, duel.revision - 1, admin).status_code == 404
+
+
+def test_a_token_is_bound_to_its_person(client, duel, owner, member):
+    client.force_login(member)
+    stolen = poll_token(duel.pk, owner.pk)
+    assert poll(client, duel, duel.revision, member, token=stolen).status_code == 404
+    # A changed game is shown only to the person the token was made for.
+    assert poll(client, duel, duel.revision - 1, owner).status_code == 404
+    assert poll(client, duel, duel.revision - 1, member).status_code == 200
+
+
+def test_the_page_polls_with_its_viewers_token(client, duel, member):
+    client.force_login(member)
+    html = client.get(reverse("games:play", args=[duel.group.slug, duel.pk])).content.decode()
+    assert f"u={member.pk}&amp;t={poll_token(duel.pk, member.pk)}" in html
