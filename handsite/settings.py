@@ -4,6 +4,8 @@ through the typed readers in handsite/env.py; a bad value stops start-up with a 
 The variables that matter are listed in README.md ("Configuration").
 """
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -91,6 +93,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+    # Tests: a SQLite file, not Django's in-memory default. The live server answers requests in threads,
+    # and an in-memory database shares one connection across them ("bad parameter or other API misuse"
+    # when a page fires several requests at once). One file per test process (pytest-xdist appends
+    # "_gw0", "_gw1", ...), so engineers running the suite at once in one tree never share a file;
+    # Django deletes it when the test run ends.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"handsite-test-{os.getpid()}.sqlite3"),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis (optional) -----------------------------------------------------------------------
