@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "handsite.middleware.HtmxLoginRedirectMiddleware",
 ]
 
 ROOT_URLCONF = "handsite.urls"
