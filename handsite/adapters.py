@@ -1,3 +1,5 @@
+import contextlib
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib import messages
 from django.utils.translation import gettext as _
@@ -9,10 +11,29 @@ JOINED_GROUP_URL_SESSION_KEY = "handsite_joined_group_url"
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def save_user(self, request, user, form, commit=True):
+        """At sign-up, remember the invitation the person followed on the new user, not only in this
+        browser's session: with mandatory e-mail verification they may open the confirmation link and
+        log in from another browser, and must still land in the group."""
+        user = super().save_user(request, user, form, commit=False)
+        token = request.session.get(PENDING_INVITATION_SESSION_KEY)
+        if token:
+            # An unusable token is not remembered; login() tells the person why.
+            with contextlib.suppress(services.InvitationError):
+                user.pending_invitation = services.check_invitation(token)
+        if commit:
+            user.save()
+        return user
+
     def login(self, request, user):
-        """After any log-in (including right after sign-up or e-mail confirmation), join the group whose
-        invitation the person followed while logged out."""
+        """After any log-in (including right after sign-up or e-mail confirmation, in any browser), join
+        the group whose invitation the person followed while logged out."""
         token = request.session.pop(PENDING_INVITATION_SESSION_KEY, None)
+        pending = user.pending_invitation_id and user.pending_invitation
+        if pending:
+            token = token or pending.token
+            user.pending_invitation = None
+            user.save(update_fields=["pending_invitation"])
         super().login(request, user)
         if not token:
             return

@@ -41,6 +41,18 @@ class User(AbstractUser):
         help_text=_("The name other players see. Leave empty to use the start of your e-mail address."),
     )
 
+    # The invitation this person followed before signing up. Kept here, not only in the browser's
+    # session, so that it survives confirming the e-mail address in another browser: the first log-in
+    # (from anywhere) joins the group. Cleared once used.
+    pending_invitation = models.ForeignKey(
+        "Invitation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("pending invitation"),
+    )
+
     objects = EmailUserManager()
 
     EMAIL_FIELD = "email"
