@@ -148,8 +148,11 @@ def _meld_item(meld: dict, layoff_ids: set[int]) -> dict:
     return {"id": meld["id"], "kind": meld["kind"], "cards": cards, "can_lay_off": meld["id"] in layoff_ids}
 
 
-def build(state: engine.GameState, seats, *, viewer: int | None, sort: str = "suit", selected=()) -> dict:
-    """The template context of the board for ``viewer`` (a seat number, or None for a watcher)."""
+def build(
+    state: engine.GameState, seats, *, viewer: int | None, sort: str = "suit", selected=(), set_aside=()
+) -> dict:
+    """The template context of the board for ``viewer`` (a seat number, or None for a watcher).
+    ``set_aside``: ids of the viewer's cards in pending melds (shown there, not in the hand)."""
     picture = engine.view(state, viewer)
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
@@ -158,7 +161,10 @@ def build(state: engine.GameState, seats, *, viewer: int | None, sort: str = "su
     layoff_ids = {t["meld"] for a in legal if a["type"] == "lay_off" for t in a["targets"]}
     selected = {int(x) for x in selected}
     hand = []
+    set_aside = set(set_aside)
     for card in sorted(picture["hand"] or [], key=lambda c: sort_key(c, sort)):
+        if card["id"] in set_aside:
+            continue
         hand.append({"id": card["id"], "html": card_html(card), "selected": card["id"] in selected})
     seat_rows = []
     for row in picture["seats"]:

@@ -90,10 +90,46 @@ class GameForm(forms.Form):
         return cleaned
 
 
+STAGING_ACTS = ("stage", "stage_take")
+
+
+def staged_from_post(post) -> list[dict]:
+    """The pending melds the page sends back (hidden ``staged`` fields, JSON ``{"cards": [ids],
+    "wild_as": {"<id>": face}}``), structurally checked; services.pending_melds checks the cards."""
+    staged = []
+    for value in post.getlist("staged"):
+        try:
+            spec = json.loads(value)
+        except ValueError:
+            spec = None
+        cards = spec.get("cards") if isinstance(spec, dict) else None
+        wild_as = spec.get("wild_as", {}) if isinstance(spec, dict) else None
+        if (
+            not isinstance(cards, list)
+            or not cards
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards)
+            or not isinstance(wild_as, dict)
+            or not all(str(k).isdigit() and isinstance(v, str) and len(v) <= 3 for k, v in wild_as.items())
+        ):
+            raise ValueError(_("That is not a move."))
+        staged.append({"cards": cards, **({"wild_as": wild_as} if wild_as else {})})
+    return staged
+
+
+def wild_from_post(post) -> dict[str, str]:
+    wild_as = {}
+    for value in post.getlist("wild"):
+        card_id, _sep, face = value.partition(":")
+        if card_id.isdigit() and face:
+            wild_as[card_id] = face
+    return wild_as
+
+
 def action_from_post(post) -> dict:
     """The move a play-page form submits, as a dict for ``services.play``.
 
-    Buttons: ``act`` = draw | discard | meld | take | declare_hand | redeal | lay_off (with ``meld``), or
+    Buttons: ``act`` = draw | discard | meld | take | declare_hand | redeal | lay_off (with ``meld``) |
+    lay_down (every pending meld of the hidden ``staged`` fields in one action), or
     ``preset`` = an action the page offered as JSON (a way to take the discard, a wild exchange).
     Selected cards come as ``cards``; named wild cards as ``wild`` = "<id>:<face>". Raises ValueError
     with a sentence for the player.
@@ -102,11 +138,7 @@ def action_from_post(post) -> dict:
         cards = [int(value) for value in post.getlist("cards")]
     except ValueError:
         raise ValueError(_("Choose the cards by tapping them.")) from None
-    wild_as = {}
-    for value in post.getlist("wild"):
-        card_id, _sep, face = value.partition(":")
-        if card_id.isdigit() and face:
-            wild_as[card_id] = face
+    wild_as = wild_from_post(post)
     preset = post.get("preset")
     if preset:
         try:
@@ -119,6 +151,8 @@ def action_from_post(post) -> dict:
     act = post.get("act", "")
     if act == "draw":
         return {"type": "draw"}
+    if act == "lay_down":
+        return {"type": "lay_down", "melds": staged_from_post(post)}
     if act in ("declare_hand", "redeal"):
         return {"type": act}
     if act == "discard":

@@ -417,6 +417,8 @@ def prepare_action(state: engine.GameState, seat: int, action: object) -> dict:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise engine.IllegalAction(gettext_noop("That is not a move."))
     kind = action["type"]
+    if kind == "lay_down":
+        return _lay_down_action(state, seat, action.get("melds"))
     if kind in ("meld", "announce") and "cards" in action and "melds" not in action:
         melds = _melds_from_selection(state, seat, action.get("cards"), action.get("wild_as"))
         variant = engine.HAND_VARIANTS[state.variant]
@@ -479,6 +481,121 @@ def _melds_from_selection(
             return [engine_actions.meld_spec(m, wilds) for m in split]
         raise
     return [engine_actions.meld_spec(meld, wilds)]
+
+
+def _lay_down_action(state: engine.GameState, seat: int, specs: object) -> dict:
+    """The page's "lay down" (every pending meld at once) as ONE engine action: ``take_discard`` when a
+    meld holds the top discard, else ``announce`` (an announcement rule set, not announced yet) or
+    ``meld``. The engine checks everything (turn, phase, opening minimum, cards held)."""
+    if not isinstance(specs, list) or not specs:
+        raise engine.IllegalAction(gettext_noop("Add at least one meld before laying down."))
+    top = state.deal.discard[-1].id if state.deal.discard else None
+    ids = [card_id for spec in specs if isinstance(spec, dict) for card_id in _ids(spec.get("cards"))]
+    if top is not None and top in ids:
+        return {"type": "take_discard", "melds": specs}
+    variant = engine.HAND_VARIANTS[state.variant]
+    if variant.opening == "announcement" and not state.deal.opened[seat]:
+        return {"type": "announce", "melds": specs}
+    return {"type": "meld", "melds": specs}
+
+
+@dataclass
+class PendingMeld:
+    """One meld the player has put aside before laying down (nothing is saved until then)."""
+
+    spec: dict  # {"cards": [ids], "wild_as": {"<id>": face}} as the engine reads it
+    cards: list[dict]  # [{"id", "face", "plays_as"}] in the meld's order (the player's own cards only)
+    value: int | None  # its value for the opening (None: the engine decides when it is laid down)
+    with_discard: bool
+
+
+def pending_melds(state: engine.GameState, seat: int, specs: list[dict]) -> list[PendingMeld]:
+    """Read the pending melds again (they come back from the page with every request): only this
+    seat's cards and, in one meld at most and only before drawing, the top discard. Raises
+    engine.DomainError (never naming a card the player may not see)."""
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    top = state.deal.discard[-1] if state.deal.discard else None
+    wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
+    seen: set[int] = set()
+    result = []
+    for spec in specs:
+        ids = _ids(spec.get("cards") if isinstance(spec, dict) else None)
+        pins = spec.get("wild_as") or {}
+        if not ids or not isinstance(pins, dict):
+            raise engine.IllegalAction(gettext_noop("Choose the cards by tapping them."))
+        with_discard = top is not None and top.id in ids
+        if with_discard and state.deal.phase != engine.DRAW:
+            raise engine.IllegalAction(gettext_noop("You can take the discard only instead of drawing."))
+        if with_discard and any(p.with_discard for p in result):
+            raise engine.IllegalAction(gettext_noop("The discard goes into one meld only."))
+        if seen & set(ids) or len(set(ids)) != len(ids):
+            raise engine.InvalidCards(gettext_noop("A card can be in one meld only."))
+        seen |= set(ids)
+        if any(card_id not in hand and not (with_discard and card_id == top.id) for card_id in ids):
+            raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
+        cards = [hand.get(card_id) or top for card_id in ids]
+        int_pins = {int(k): v for k, v in pins.items() if str(k).isdigit() and isinstance(v, str)}
+        try:
+            meld = engine.make_meld(cards, wilds, rules, int_pins or None)
+        except engine.AmbiguousWild:
+            raise
+        except engine.MeldError:
+            if not (with_discard and wilds.is_wild(top)):
+                raise
+            # A wild card from the discard pile plays only as a natural ace: the engine reads it.
+            spec = {"cards": ids, **({"wild_as": pins} if pins else {})}
+            shown = [{"id": c.id, "face": c.face, "plays_as": ""} for c in cards]
+            result.append(PendingMeld(spec=spec, cards=shown, value=None, with_discard=True))
+            continue
+        shown = [
+            {"id": card.id, "face": card.face, "plays_as": face_text(face) if wilds.is_wild(card) else ""}
+            for card, face in zip(meld.cards, meld.plays_as, strict=True)
+        ]
+        result.append(
+            PendingMeld(
+                spec=engine_actions.meld_spec(meld, wilds),
+                cards=shown,
+                value=engine.meld_value(meld, rules),
+                with_discard=with_discard,
+            )
+        )
+    return result
+
+
+def read_pending(state: engine.GameState, seat: int, specs: list[dict]) -> list[PendingMeld]:
+    """:func:`pending_melds` with refusals as MoveRefused."""
+    try:
+        return pending_melds(state, seat, specs)
+    except engine.DomainError as error:
+        raise MoveRefused(error) from None
+
+
+def add_pending_meld(
+    state: engine.GameState,
+    seat: int,
+    specs: list[dict],
+    cards: list[int],
+    wild_as: dict | None,
+    *,
+    with_discard: bool = False,
+) -> list[PendingMeld]:
+    """The pending melds with the selected cards (plus the top discard) added as one more meld.
+    Raises MoveRefused (with the wild card choices when one must be named); saves nothing."""
+    try:
+        if not cards:
+            raise engine.IllegalAction(gettext_noop("Select the cards to meld first."))
+        if with_discard:
+            if not state.deal.discard:
+                raise engine.IllegalAction(gettext_noop("The discard pile is empty."))
+            cards = [*cards, state.deal.discard[-1].id]
+        spec: dict = {"cards": list(cards)}
+        if wild_as:
+            spec["wild_as"] = {str(k): v for k, v in wild_as.items() if int(k) in cards}
+        return pending_melds(state, seat, [*specs, spec])
+    except engine.AmbiguousWild as error:
+        raise MoveRefused(error, wild_choices(state, error)) from None
+    except engine.DomainError as error:
+        raise MoveRefused(error) from None
 
 
 def wild_choices(state: engine.GameState, error: engine.AmbiguousWild) -> list[tuple[int, str]]:

@@ -9,6 +9,7 @@ the page and compares the game's revision before touching the session or the use
 from __future__ import annotations
 
 import functools
+import json
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, services
-from games.forms import GameForm, action_from_post
+from games.forms import STAGING_ACTS, GameForm, action_from_post, staged_from_post, wild_from_post
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
 
@@ -55,7 +56,28 @@ def _sort(request) -> str:
     return "rank" if value == "rank" else "suit"
 
 
-def _context(request, game, seats, *, state=None, selected=(), error=None, wild_choices=(), notice=None):
+def _pending(pending, state, viewer) -> dict:
+    """The pending melds (staged before laying down) for the template: hidden fields, cards, values."""
+    total = sum(p.value or 0 for p in pending)
+    return {
+        "pending": [
+            {
+                "json": json.dumps(p.spec, separators=(",", ":")),
+                "cards": [board.card_html(c, plays_as=c["plays_as"]) for c in p.cards],
+                "value": p.value,
+                "with_discard": p.with_discard,
+            }
+            for p in pending
+        ],
+        "pending_total": total,
+        "pending_opening": viewer is not None and not state.deal.opened[viewer],
+        "pending_has_discard": any(p.with_discard for p in pending),
+    }
+
+
+def _context(
+    request, game, seats, *, state=None, selected=(), error=None, wild_choices=(), notice=None, pending=()
+):
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
     context = {
@@ -77,7 +99,11 @@ def _context(request, game, seats, *, state=None, selected=(), error=None, wild_
     }
     if game.state is not None:
         state = state or services.load_state(game)
-        context["board"] = board.build(state, seats, viewer=viewer, sort=_sort(request), selected=selected)
+        set_aside = [c["id"] for p in pending for c in p.cards]
+        context["board"] = board.build(
+            state, seats, viewer=viewer, sort=_sort(request), selected=selected, set_aside=set_aside
+        )
+        context.update(_pending(pending, state, viewer))
     return context
 
 
@@ -156,6 +182,9 @@ def game_move(request, group_slug, game_id):
         version = int(request.POST.get("version", ""))
     except ValueError:
         version = None
+    act = request.POST.get("act", "")
+    if act in STAGING_ACTS or act.startswith("unstage:"):
+        return _stage(request, group_slug, game_id, act, version, selected)
     try:
         action = action_from_post(request.POST)
         result = services.play(
@@ -170,19 +199,84 @@ def game_move(request, group_slug, game_id):
         group, _membership = get_group_for(request.user, group_slug)
         game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
         stale = isinstance(error, services.StaleVersion)
+        seats = services.seats_of(game)
+        pending = () if stale or act != "lay_down" else _pending_or_none(request, game, seats)
         context = _context(
             request,
             game,
-            services.seats_of(game),
+            seats,
             selected=() if stale else selected,
             error=message,
             wild_choices=choices,
+            pending=pending,
         )
         return _render(request, context)
     if not request.htmx:
         return redirect(result.game)
     context = _context(request, result.game, result.seats, state=result.state)
     return render(request, "games/play.html#game", context)
+
+
+def _pending_or_none(request, game, seats) -> list:
+    """The page's pending melds read again (after a refused lay-down), or none if they do not hold."""
+    seat = services.seat_of(seats, request.user)
+    if game.state is None or seat is None or not seat.is_filled:
+        return []
+    try:
+        specs = staged_from_post(request.POST)
+        return services.read_pending(services.load_state(game), seat.number, specs)
+    except (ValueError, services.GameError):
+        return []
+
+
+def _stage(request, group_slug, game_id, act, version, selected):
+    """Put the selected cards aside as one more meld to lay down (``stage``; ``stage_take`` with the top
+    discard), or take a pending meld back (``unstage:<n>``). Nothing is saved: the pending melds travel
+    in the form's hidden ``staged`` fields and are checked again by services with every request."""
+    group, _membership = get_group_for(request.user, group_slug)
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
+    seats = services.seats_of(game)
+    seat = services.seat_of(seats, request.user)
+    if game.state is None or game.status != GameStatus.ACTIVE or seat is None or not seat.is_filled:
+        error = _("You are watching this game; only its players make moves.")
+        return _render(request, _context(request, game, seats, error=error))
+    if version != game.version:
+        return _render(request, _context(request, game, seats, error=services.StaleVersion().message))
+    state = services.load_state(game)
+    try:
+        specs = staged_from_post(request.POST)
+    except ValueError as error:
+        return _render(request, _context(request, game, seats, state=state, error=str(error)))
+    try:
+        if act.startswith("unstage:"):
+            number = act.removeprefix("unstage:")
+            if number.isdigit() and int(number) < len(specs):
+                del specs[int(number)]
+            pending = services.read_pending(state, seat.number, specs)
+            return _render(request, _context(request, game, seats, state=state, pending=pending))
+        pending = services.add_pending_meld(
+            state,
+            seat.number,
+            specs,
+            [int(x) for x in selected],
+            wild_from_post(request.POST),
+            with_discard=act == "stage_take",
+        )
+    except services.GameError as error:
+        choices = error.wild_choices if isinstance(error, services.MoveRefused) else ()
+        before = _pending_or_none(request, game, seats)
+        context = _context(
+            request,
+            game,
+            seats,
+            state=state,
+            selected=selected,
+            error=error.message,
+            wild_choices=choices,
+            pending=before,
+        )
+        return _render(request, context)
+    return _render(request, _context(request, game, seats, state=state, pending=pending))
 
 
 @_only("POST")

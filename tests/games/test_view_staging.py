@@ -1,0 +1,165 @@
+"""Laying down several melds at once: the player puts the selected cards aside as a meld ("Add as a
+meld", the discard too if they like), names a wild card when it is ambiguous, sees the running total
+against the opening minimum, takes a meld back, and lays everything down in ONE action."""
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import engine
+from games.engine.deal import deck_for
+from games.models import Game, Move
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+FIRST_HAND = "7H 8H 9H JK 5S 6S KS KH KD 2C 4D 6C 8D QS 3C"
+SECOND_HAND = "QH QC KS KH KD 2C 4D 6C 8D 10C 3D 5C 7D 9C"
+
+
+@pytest.fixture
+def rigged(duel):
+    """The duel with chosen hands: {face: id} of each seat's cards, the first seat, the people."""
+    state = engine.from_json(duel.state)
+    deck = list(deck_for("classic", 2))
+    taken: set[int] = set()
+
+    def pick(faces):
+        cards = []
+        for face in faces.split():
+            card = next(c for c in deck if c.face == face and c.id not in taken)
+            taken.add(card.id)
+            cards.append(card)
+        return cards
+
+    first = state.deal.current
+    state.deal.hands[first] = pick(FIRST_HAND)
+    state.deal.hands[1 - first] = pick(SECOND_HAND)
+    state.deal.stock = [c for c in deck if c.id not in taken][:40]
+    Game.objects.filter(pk=duel.pk).update(state=engine.to_json(state), revision=duel.revision + 1)
+    duel.refresh_from_db()
+    people = {s.number: s.user for s in duel.seats.all()}
+    ids = {n: {card.face: card.id for card in state.deal.hands[n]} for n in (first, 1 - first)}
+    return {"game": duel, "first": first, "people": people, "ids": ids}
+
+
+def post(client, game, data):
+    url = reverse("games:move", args=[game.group.slug, game.pk])
+    return client.post(url, {"version": game.version, **data}, **HTMX)
+
+
+def staged_of(html: str) -> list[str]:
+    return [json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="staged" value="([^"]*)"', html)]
+
+
+def dumps(specs):
+    return [json.dumps(spec) for spec in specs]
+
+
+def test_melds_put_aside_one_by_one_are_laid_down_in_one_action(client, rigged):
+    game, first, ids = rigged["game"], rigged["first"], rigged["ids"][rigged["first"]]
+    client.force_login(rigged["people"][first])
+    run = [ids["7H"], ids["8H"], ids["9H"]]
+    html = post(client, game, {"act": "stage", "cards": run}).content.decode()
+    assert "Total 24 of the 51 needed to open." in html
+    assert f'id="pick-{ids["7H"]}"' not in html  # aside, no longer in the hand
+    staged = staged_of(html)
+    assert [spec["cards"] for spec in staged] == [run]
+
+    wild_run = [ids["JK"], ids["5S"], ids["6S"]]
+    html = post(client, game, {"act": "stage", "cards": wild_run, "staged": dumps(staged)}).content.decode()
+    assert "What does the wild card stand for?" in html
+    assert f'value="{ids["JK"]}:7S"' in html
+    assert staged_of(html) == staged  # the melds put aside so far stay
+
+    data = {"act": "stage", "cards": wild_run, "staged": dumps(staged), "wild": f"{ids['JK']}:7S"}
+    html = post(client, game, data).content.decode()
+    staged = staged_of(html)
+    assert staged[1]["wild_as"] == {str(ids["JK"]): "7S"}
+    assert "Total 42 of the 51 needed to open." in html
+
+    html = post(
+        client, game, {"act": "stage", "cards": [ids["KS"], ids["KH"], ids["KD"]], "staged": dumps(staged)}
+    )
+    staged = staged_of(html.content.decode())
+    assert len(staged) == 3
+    assert "Total 72 of the 51 needed to open." in html.content.decode()
+
+    post(client, game, {"act": "lay_down", "staged": dumps(staged)})
+    game.refresh_from_db()
+    assert game.version == 1
+    action = Move.objects.get(game=game).action
+    assert action["type"] == "meld"
+    assert action["melds"] == staged
+    state = engine.from_json(game.state)
+    assert len(state.deal.melds) == 3
+    assert state.deal.opened[first]
+
+
+def test_a_meld_put_aside_can_be_taken_back(client, rigged):
+    game, first, ids = rigged["game"], rigged["first"], rigged["ids"][rigged["first"]]
+    client.force_login(rigged["people"][first])
+    staged = [{"cards": [ids["7H"], ids["8H"], ids["9H"]]}, {"cards": [ids["KS"], ids["KH"], ids["KD"]]}]
+    html = post(client, game, {"act": "unstage:0", "staged": dumps(staged)}).content.decode()
+    assert [spec["cards"] for spec in staged_of(html)] == [staged[1]["cards"]]
+    assert f'id="pick-{ids["7H"]}"' in html
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_a_short_opening_is_refused_with_the_engines_sentence_and_the_melds_stay(client, rigged):
+    game, first, ids = rigged["game"], rigged["first"], rigged["ids"][rigged["first"]]
+    client.force_login(rigged["people"][first])
+    staged = [{"cards": [ids["7H"], ids["8H"], ids["9H"]]}]
+    html = post(client, game, {"act": "lay_down", "staged": dumps(staged)}).content.decode()
+    assert "Your opening melds total 24; you need 51." in html
+    assert staged_of(html) == staged
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_only_the_players_own_cards_can_be_put_aside(client, rigged):
+    game, first = rigged["game"], rigged["first"]
+    theirs = rigged["ids"][1 - first]
+    mine = rigged["ids"][first]
+    client.force_login(rigged["people"][first])
+    staged = [{"cards": [theirs["QH"], theirs["QC"], mine["QS"]]}]
+    html = post(
+        client, game, {"act": "stage", "cards": [mine["KS"]], "staged": dumps(staged)}
+    ).content.decode()
+    assert "You do not hold one of those cards." in html
+    for card_id in (theirs["QH"], theirs["QC"]):
+        assert f'data-card="{card_id}"' not in html
+    html = post(client, game, {"act": "lay_down", "staged": dumps(staged)}).content.decode()
+    assert "You do not hold one of those cards." in html
+    assert f'data-card="{theirs["QH"]}"' not in html
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_the_discard_goes_into_a_meld_the_player_builds(client, rigged):
+    game, first = rigged["game"], rigged["first"]
+    second = 1 - first
+    client.force_login(rigged["people"][first])
+    post(client, game, {"act": "discard", "cards": [rigged["ids"][first]["QS"]]})
+    game.refresh_from_db()
+    ids = rigged["ids"][second]
+    client.force_login(rigged["people"][second])
+    html = post(client, game, {"act": "stage_take", "cards": [ids["QH"], ids["QC"]]}).content.decode()
+    staged = staged_of(html)
+    assert rigged["ids"][first]["QS"] in staged[0]["cards"]
+    assert "with the discard" in html
+    assert 'value="stage_take"' not in html  # the discard goes into one meld only
+    data = {"act": "stage", "cards": [ids["KS"], ids["KH"], ids["KD"]], "staged": dumps(staged)}
+    staged = staged_of(post(client, game, data).content.decode())
+    post(client, game, {"act": "lay_down", "staged": dumps(staged)})
+    game.refresh_from_db()
+    assert game.version == 2
+    action = Move.objects.filter(game=game).order_by("seq").last().action
+    assert action == {"type": "take_discard", "melds": staged}
+
+
+def test_an_outsider_cannot_stage(client, rigged, outsider):
+    client.force_login(outsider)
+    response = post(client, rigged["game"], {"act": "stage", "cards": [1, 2, 3]})
+    assert response.status_code == 404
