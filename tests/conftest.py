@@ -13,8 +13,8 @@ from tests.factories import PASSWORD, MembershipFactory, PlayerGroupFactory, Use
 
 @pytest.fixture(autouse=True, scope="session")
 def _celery_runs_tasks_in_process():
-    """Unit tests run tasks in the test process. The real worker is exercised in
-    tests/handsite/test_celery_worker.py; the run setup never uses eager mode."""
+    """Unit tests run tasks in the test process. A real worker is exercised in
+    tests/handsite/test_real_services.py and tests/celery/; the run setup never uses eager mode."""
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
     yield

@@ -80,3 +80,20 @@ def test_a_person_changes_their_password(client, member):
     assert response.status_code == 302
     member.refresh_from_db()
     assert member.check_password("another-long-pass-77")
+
+
+def test_a_person_logs_out_with_a_post_and_is_a_visitor_again(client, member):
+    client.force_login(member)
+    response = client.post(reverse("account_logout"))
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+    assert "_auth_user_id" not in client.session
+    assert client.get(reverse("home")).context["user"].is_anonymous
+
+
+def test_opening_the_log_out_page_asks_first_and_keeps_the_person_logged_in(client, member):
+    client.force_login(member)
+    response = client.get(reverse("account_logout"))
+    assert response.status_code == 200
+    assert 'class="site-header"' in response.text
+    assert client.session["_auth_user_id"] == str(member.pk)
