@@ -130,9 +130,9 @@ def check_views(game, seats=None) -> None:
         assert "seed" not in picture
 
 
-def penalty(face: str, card_id: int, variant, indicator) -> int:
+def penalty(face: str, card_id: int, variant, players: int, indicator) -> int:
     """hand-family.md section 3, "left in hand": wild 15 (kuwaiti 20), ace 11, K Q J 10, else face."""
-    card = deck_for(variant.slug, 4)[card_id]
+    card = deck_for(variant.slug, players)[card_id]
     assert card.face == face
     if Wilds(indicator).is_wild(card):
         return variant.wild_penalty
@@ -156,7 +156,8 @@ def check_deal_scores(before, ended: dict) -> None:
             return WINNER[finish]
         if not opened[seat]:
             return NOT_OPENED[finish]
-        held = sum(penalty(c["face"], c["id"], variant, indicator) for c in ended["hands"][seat])
+        cards = ended["hands"][seat]
+        held = sum(penalty(c["face"], c["id"], variant, before.players, indicator) for c in cards)
         return MULTIPLIER[finish] * held
 
     points = ended["points"]
