@@ -38,11 +38,14 @@ def browser():
 
 @pytest.fixture
 def new_phone(browser, live_server):
-    """Open a fresh browser context (a new person) sized like a phone."""
+    """Open a fresh browser context (a new person) sized like a phone; `width=360` for a narrow one."""
     contexts = []
 
-    def make():
-        context = browser.new_context(base_url=live_server.url, **PHONE)
+    def make(width: int | None = None):
+        options = dict(PHONE)
+        if width is not None:
+            options["viewport"] = {**PHONE["viewport"], "width": width}
+        context = browser.new_context(base_url=live_server.url, **options)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
         contexts.append(context)
         return context.new_page()
@@ -61,3 +64,18 @@ def screenshot():
         return path
 
     return take
+
+
+@pytest.fixture
+def log_in(live_server):
+    """Log a page's browser context in as a user (session cookie), without going through the form."""
+    from django.test import Client
+
+    def do(page, user):
+        client = Client()
+        client.force_login(user)
+        page.context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+        )
+
+    return do
