@@ -30,8 +30,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .cards import ACE, JOKER, SUITS, Card
-from .deal import DEAL_OVER, DRAW, PLAY, Event, TableMeld, Turn, card_json, deck_for, redeal_holding
+from .cards import ACE, JOKER, SUITS, Card, shuffled
+from .deal import (
+    DEAL_OVER,
+    DRAW,
+    PLAY,
+    Event,
+    TableMeld,
+    Turn,
+    card_json,
+    deck_for,
+    derive_seed,
+    redeal_holding,
+)
 from .errors import IllegalAction, InvalidCards, MeldError, _
 from .melds import AmbiguousWild, MeldRules, Wilds, exchange_wild, lay_off, make_meld, meld_value
 from .variants import HAND_VARIANTS, HandVariant
@@ -39,6 +50,9 @@ from .variants import HAND_VARIANTS, HandVariant
 if TYPE_CHECKING:  # pragma: no cover
     from .game import GameState
     from .melds import Meld
+
+MAX_RESHUFFLES = 10
+"""Option ``reshuffle_discards``: how often the stock may be rebuilt from the discard pile in one deal."""
 
 ACTION_TYPES = (
     "draw",
@@ -509,16 +523,38 @@ def _egyptian_hand(game: GameState, seat: int) -> str | None:
 
 def _end_turn(game: GameState, seat: int) -> list[Event]:
     deal = game.deal
+    events: list[Event] = []
+    if len(deal.stock) <= deal.players and game.options.get("reshuffle_discards", False):
+        events += _reshuffle_discards(game)
     if len(deal.stock) <= deal.players:
         deal.phase = DEAL_OVER
         deal.result = {"winner": None, "finish": None, "void": True, "redeal": False}
-        return [{"type": "stock_exhausted", "stock": len(deal.stock)}]
+        return [*events, {"type": "stock_exhausted", "stock": len(deal.stock)}]
     following = (seat + 1) % deal.players
     deal.turns[following] += 1
     deal.current = following
     deal.turn = Turn(seat=following, number=deal.turns[following], opened_before=deal.opened[following])
     deal.phase = DRAW
-    return [{"type": "turn_started", "seat": following, "turn": deal.turns[following]}]
+    return [*events, {"type": "turn_started", "seat": following, "turn": deal.turns[following]}]
+
+
+def _reshuffle_discards(game: GameState) -> list[Event]:
+    """Option ``reshuffle_discards`` (kuwaiti): the discard pile but its top card, shuffled, goes under
+    what is left of the stock. The shuffle's seed is derived from the deal's seed and the number of
+    earlier reshuffles, so a replay shuffles the same way (a recorded random event, like the deal).
+
+    Nothing happens, and the deal is then void as the spec says, when that would still leave no more
+    cards in the stock than there are players, or when the stock was already rebuilt
+    ``MAX_RESHUFFLES`` times in this deal (a deal in which nobody can finish would never end)."""
+    deal = game.deal
+    pile = deal.discard[:-1]
+    done = sum(1 for event in deal.events if event["type"] == "stock_reshuffled")
+    if done >= MAX_RESHUFFLES or len(deal.stock) + len(pile) <= deal.players:
+        return []
+    seed = derive_seed(deal.seed, "reshuffle", done)
+    deal.stock[:0] = shuffled(pile, seed)
+    deal.discard[:] = deal.discard[-1:]
+    return [{"type": "stock_reshuffled", "number": done + 1, "cards": len(pile), "stock": len(deal.stock)}]
 
 
 def _declare_hand(game: GameState, seat: object, action: dict) -> list[Event]:

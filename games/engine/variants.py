@@ -74,6 +74,7 @@ def _hand_options(
     redeal: bool,
     no_out_first_turn: bool,
     deals: tuple = (),
+    reshuffle: bool = False,
 ) -> tuple:
     options = []
     if teams:
@@ -93,6 +94,21 @@ def _hand_options(
         options.append(Option("redeal", _("A player may demand a redeal for pairs and jokers"), True))
     if deals:
         options.append(Option("deals", _("Number of deals"), deals[0], "int", deals))
+    if reshuffle:
+        options.append(
+            Option(
+                "reshuffle_discards",
+                _(
+                    "When the stock runs out, shuffle the discard pile (all but its top card) "
+                    "into a new stock"
+                ),
+                False,
+                help=_(
+                    "Off (the rule as written): the deal is void when the stock runs low. With 3 or 5 "
+                    "players nearly every deal ends that way before anybody may announce."
+                ),
+            )
+        )
     return tuple(options)
 
 
@@ -180,7 +196,12 @@ HAND_VARIANTS: MappingProxyType[str, HandVariant] = MappingProxyType(
                 teams_allowed=False,
                 announcement_min_turns=8,
                 options=_hand_options(
-                    teams=False, max_wild=False, redeal=False, no_out_first_turn=False, deals=(7, 9)
+                    teams=False,
+                    max_wild=False,
+                    redeal=False,
+                    no_out_first_turn=False,
+                    deals=(7, 9),
+                    reshuffle=True,
                 ),
             ),
             HandVariant(

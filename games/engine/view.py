@@ -135,6 +135,9 @@ EVENT_TEMPLATES: dict[str, str] = {
     "hand_declared": _("{player} declares a Hand: {name}."),
     "redeal_demanded": _("{player} shows {cards} and demands a redeal."),
     "stock_exhausted": _("The stock has run out: the deal is void."),
+    "stock_reshuffled": _(
+        "The stock has run out: the discard pile but its top card is shuffled into a new stock."
+    ),
     "deal_ended": _("The deal is over."),
     "game_over": _("The game is over."),
 }

@@ -23,7 +23,12 @@ def test_a_member_starts_a_game_with_options_from_the_rule_set(client, owner, me
     game = Game.objects.get()
     assert response.status_code == 302
     assert response.url == game.get_absolute_url()
-    assert game.options == {"tie_break": False, "no_out_first_turn": False, "deals": 9}  # unticked boxes: off
+    assert game.options == {
+        "tie_break": False,
+        "no_out_first_turn": False,
+        "deals": 9,
+        "reshuffle_discards": False,
+    }  # unticked boxes: off
     assert game.status == GameStatus.WAITING
     assert [s.is_filled for s in game.seats.order_by("number")] == [True, False, True]
 
