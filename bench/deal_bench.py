@@ -26,8 +26,12 @@ MODES = [
     ("saudi", 4, None),
     ("kuwaiti", 2, None),
     ("kuwaiti", 4, None),
+    ("kuwaiti", 3, {"reshuffle_discards": True}),
+    ("kuwaiti", 5, {"reshuffle_discards": True}),
     ("egyptian", 4, None),
     ("classic", 4, {"teams": True}),
+    ("saudi", 4, {"teams": True}),
+    ("egyptian", 4, {"teams": True}),
 ]
 
 
@@ -39,12 +43,15 @@ def one_deal(variant: str, players: int, options, seed: int, views: bool) -> tup
     start = time.process_time()
     while not game.finished and game.deal.number == number and len(game.records) == records:
         seat = game.deal.current
+        action = None
         for other in range(players):  # a redeal demand may come from any seat
             demand = bot_action(game, other)
+            if other == seat:
+                action = demand  # the mover's action is worked out once (it used to be twice)
             if demand is not None and demand["type"] == "redeal":
-                seat = other
+                seat, action = other, demand
                 break
-        apply(game, seat, bot_action(game, seat))
+        apply(game, seat, action)
         actions += 1
         if game.deal.attempt and game.deal.number == number:
             records = len(game.records)  # a redeal: the same deal again
@@ -66,7 +73,7 @@ def main() -> None:
             times.append(ms)
             counts.append(actions)
         times.sort()
-        label = f"{variant} {players}p" + (" teams" if options else "")
+        label = f"{variant} {players}p" + "".join(f" {name}" for name in options or {})
         p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
         print(
             f"{label:<24} {statistics.median(times):>10.1f} {p95:>8.1f} {times[-1]:>8.1f} "

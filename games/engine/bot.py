@@ -28,37 +28,40 @@ from .actions import (
 from .cards import Card
 from .deal import DRAW, PLAY, redeal_holding
 from .game import GameState
-from .melds import Wilds, meld_value
+from .melds import meld_value
 from .scoring import penalty_value
 from .solver import best_melds, going_out_melds
 
 
-def _usefulness(card: Card, hand: list[Card], wilds: Wilds) -> int:
-    """How many other cards in hand could make a meld with this one (same rank, or near in suit)."""
-    if wilds.is_wild(card):
-        return 10
-    rank, suit = wilds.natural_face(card)
-    count = 0
-    for other in hand:
-        if other.id == card.id or wilds.is_wild(other):
-            continue
-        other_rank, other_suit = wilds.natural_face(other)
-        same_rank = other_rank == rank and other_suit != suit
-        near_in_suit = other_suit == suit and 0 < abs(other_rank - rank) <= 2
-        if same_rank or near_in_suit:
-            count += 1
-    return count
-
-
 def worst_card(game: GameState, seat: int) -> Card:
-    """The card the bot throws away."""
+    """The card the bot throws away: the highest penalty among the cards that help the fewest others
+    (usefulness counts 4 penalty points per helping card), the lowest id among equals. Public: the
+    online-play app uses it for the timeout move."""
     hand = game.deal.hands[seat]
     wilds = wilds_of(game)
     variant = variant_of(game)
-    return max(
-        hand,
-        key=lambda c: (-_usefulness(c, hand, wilds) * 4 + penalty_value(c, variant, wilds), -c.id),
-    )
+    faces = [None if wilds.is_wild(c) else wilds.natural_face(c) for c in hand]
+    naturals = [(c.id, face) for c, face in zip(hand, faces, strict=True) if face is not None]
+
+    def useful(card: Card, face) -> int:
+        if face is None:
+            return 10
+        rank, suit = face
+        return sum(
+            1
+            for other_id, (other_rank, other_suit) in naturals
+            if other_id != card.id
+            and (
+                (other_rank == rank and other_suit != suit)
+                or (other_suit == suit and 0 < abs(other_rank - rank) <= 2)
+            )
+        )
+
+    scored = [
+        ((-useful(c, face) * 4 + penalty_value(c, variant, wilds), -c.id), c)
+        for c, face in zip(hand, faces, strict=True)
+    ]
+    return max(scored, key=lambda item: item[0])[1]
 
 
 def bot_action(state: GameState, seat: int) -> dict | None:

@@ -41,7 +41,7 @@ class _Search:
         self.max_wild = rules.max_wild
         self.low_ace = rules.ace_in_low_run
         self.runs_only = runs_only
-        self.failed: set[tuple[bytes, int]] = set()
+        self.failed: set[tuple] = set()
         self.best: dict[tuple[bytes, int], tuple[tuple[int, int], Spec | None]] = {}
 
     # --- melds holding the lowest card ---------------------------------------------------------
@@ -140,6 +140,31 @@ class _Search:
                 return [spec, *rest]
         self.failed.add(key)
         return None
+
+    def partition_but_one(self, counts: list[int], w: int) -> bool:
+        """Whether all these cards but one natural card can be melded (the one left over is skipped
+        when it is the lowest card left, so each position is explored once for either case)."""
+        i = next((k for k in range(_NFACES) if counts[k]), -1)
+        if i < 0:
+            return False
+        key = (bytes(counts), w, 1)
+        if key in self.failed:
+            return False
+        counts[i] -= 1
+        found = self.partition(counts, w) is not None
+        counts[i] += 1
+        if not found:
+            for _spec, used, wilds_used in self.options(counts, i, w):
+                for k in used:
+                    counts[k] -= 1
+                found = self.partition_but_one(counts, w - wilds_used)
+                for k in used:
+                    counts[k] += 1
+                if found:
+                    break
+        if not found:
+            self.failed.add(key)
+        return found
 
     # --- most valuable disjoint melds ----------------------------------------------------------
 
@@ -326,6 +351,18 @@ def going_out_melds(cards: Sequence[Card], wilds: Wilds, rules: MeldRules) -> tu
     if len(lonely) > 1:
         return None
     search = _Search(rules)
+    # One search first: can all but one card (a natural one, or a wild one) be melded at all? Most hands
+    # cannot, and then trying every discard in turn is wasted work.
+    counts, w = list(hand.counts), len(hand.wild)
+    if lonely:
+        counts[lonely[0]] -= 1
+        possible = search.partition(counts, w) is not None
+    else:
+        possible = search.partition_but_one(counts, w) or (
+            w > 0 and search.partition(counts, w - 1) is not None
+        )
+    if not possible:
+        return None
     for discard in _discard_order(cards, wilds):
         if lonely and (wilds.is_wild(discard) or _face_index(discard, wilds) != lonely[0]):
             continue
