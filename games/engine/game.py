@@ -145,7 +145,12 @@ def _next_deal(work: GameState) -> list[Event]:
     result = deal.result or {}
     if result.get("redeal"):
         work.deal = start_deal(variant, work.players, work.seed, deal.number, deal.dealer, deal.attempt + 1)
-        return list(work.deal.events)
+        dealt = list(work.deal.events)
+        # The new deal's log starts with the demand, so everybody sees who demanded it and what they showed
+        # (card ids of the previous deal: they say nothing about where those cards are now).
+        demands = [event for event in deal.events if event["type"] == "redeal_demanded"][-1:]
+        work.deal.events[:0] = [{**event, "previous_deal": True} for event in demands]
+        return dealt
     score = score_hand_deal(variant, work.options, deal_facts(work))
     work.records.append(DealRecord(deal.dealer, score))
     status = work.status()

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import DomainError, apply, new_game
+from games.engine import DomainError, apply, new_game, view
 from games.engine.cards import JOKER
 from games.engine.deal import DRAW, PLAY, deck_for, redeal_holding, start_deal
 from games.engine.variants import HAND_VARIANTS
@@ -111,6 +111,20 @@ def test_a_redeal_is_dealt_by_the_same_dealer_and_nothing_is_scored():
     assert game.deal.attempt == 1
     assert game.deal.hands != hands
     assert game.records == []
+
+
+def test_the_new_deal_log_shows_who_demanded_the_redeal_and_the_cards_shown():
+    seed, seat = _redeal_seed()
+    game = new_game("jordanian", 4, seed=seed)
+    shown = redeal_holding(game.deal.hands[seat])[0]
+    apply(game, seat, {"type": "redeal"})
+    first = game.deal.events[0]
+    assert first["type"] == "redeal_demanded"
+    assert first["seat"] == seat
+    assert [c["face"] for c in first["cards"]] == [c.face for c in shown]
+    assert game.deal.events[1]["type"] == "deal_started"
+    for viewer in (None, 0, 1, 2, 3):
+        assert view(game, viewer)["log"][0]["type"] == "redeal_demanded"
 
 
 def test_a_redeal_may_be_demanded_only_before_the_first_move():
