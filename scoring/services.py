@@ -50,6 +50,7 @@ from games.engine.picker import (
 )
 from games.engine.scoring import DealScore, HandDealFacts, ScorePart, score_hand_deal
 from games.engine.variants import HandAndFootVariant, get_variant, scoring_deals, validate_options
+from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
 from scoring.models import Deal, DealChange, OnlineResult, Rating, Sheet, SheetPlayer
 
@@ -209,7 +210,7 @@ class SheetState:
 def _sides(sheet: Sheet, players: int) -> tuple[tuple[int, ...], ...]:
     variant = sheet.variant
     teams = variant.teams if isinstance(variant, HandAndFootVariant) else bool(sheet.options.get("teams"))
-    return ((0, 2), (1, 3)) if teams else tuple((seat,) for seat in range(players))
+    return seat_sides(players, teams)
 
 
 def _compute(sheet: Sheet, players: list[SheetPlayer], deals: Sequence[Deal]) -> SheetState:

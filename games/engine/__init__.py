@@ -11,6 +11,11 @@ Playing a game (the web layer's whole interface)::
     text = dumps(state); state = loads(text)          # JSON with "format_version"
     state = replay("classic", options, 4, seed, [(seat, action), ...])
 
+Helpers the online-play app and the score sheets also use (public, stable): :func:`wilds_of`,
+:func:`rules_of` and :func:`meld_spec` (actions), :func:`worst_card` (the bot's discard, for timeout
+moves), :func:`deck_for` (a deal's deck by card id), :func:`face_text` (a wild's face as notation),
+:func:`sides` (the scoring sides: partners opposite in teams) and :func:`check_players`.
+
 Actions are small JSON-able dicts (see :mod:`games.engine.actions` for every format); events are
 JSON-able dicts with a ``"type"`` (filter them per seat with :func:`visible_events`). The pieces:
 :mod:`.cards`, :mod:`.errors`, :mod:`.variants`, :mod:`.melds` and :mod:`.solver` (melds and the
@@ -19,10 +24,10 @@ meld search), :mod:`.scoring` and :mod:`.match` (deal and game scoring), :mod:`.
 machine, the game around it, views, persistence and the bot).
 """
 
-from .actions import ACTION_TYPES, legal_actions
-from .bot import bot_action
+from .actions import ACTION_TYPES, legal_actions, meld_spec, rules_of, wilds_of
+from .bot import bot_action, worst_card
 from .cards import Card, format_cards, make_deck, new_seed, parse_cards, shuffled
-from .deal import DEAL_OVER, DRAW, GAME_OVER, PHASES, PLAY, DealState, Event, TableMeld, derive_seed
+from .deal import DEAL_OVER, DRAW, GAME_OVER, PHASES, PLAY, DealState, Event, TableMeld, deck_for, derive_seed
 from .errors import DomainError, IllegalAction, InvalidCards, InvalidOptions, MeldError
 from .game import GameState, apply, can, deal_facts, new_game, verify
 
@@ -41,6 +46,7 @@ from .melds import (
     MeldRules,
     Wilds,
     exchange_wild,
+    face_text,
     lay_off,
     make_meld,
     meld_options,
@@ -62,8 +68,10 @@ from .variants import (
     HAND_AND_FOOT_VARIANTS,
     HAND_VARIANTS,
     VARIANTS,
+    check_players,
     get_variant,
     scoring_deals,
+    sides,
     validate_options,
 )
 from .view import EVENT_TEMPLATES, describe, view, visible_events
@@ -109,11 +117,14 @@ __all__ = [
     "bot_action",
     "can",
     "can_meld_all",
+    "check_players",
     "deal_facts",
+    "deck_for",
     "derive_seed",
     "describe",
     "dumps",
     "exchange_wild",
+    "face_text",
     "format_cards",
     "from_json",
     "get_variant",
@@ -130,6 +141,7 @@ __all__ = [
     "match_status",
     "meld_options",
     "meld_partition",
+    "meld_spec",
     "meld_value",
     "new_game",
     "new_seed",
@@ -137,13 +149,17 @@ __all__ = [
     "parse_cards",
     "penalty_value",
     "replay",
+    "rules_of",
     "score_hand_deal",
     "score_handfoot_deal",
     "scoring_deals",
     "shuffled",
+    "sides",
     "to_json",
     "validate_options",
     "verify",
     "view",
     "visible_events",
+    "wilds_of",
+    "worst_card",
 ]

@@ -71,14 +71,17 @@ ACTION_TYPES = (
 
 
 def variant_of(game: GameState) -> HandVariant:
+    """The rule set the game is played by."""
     return HAND_VARIANTS[game.variant]
 
 
 def wilds_of(game: GameState) -> Wilds:
+    """Which cards are wild in the current deal (from its indicator, if any). Public."""
     return Wilds(game.deal.indicator)
 
 
 def rules_of(game: GameState) -> MeldRules:
+    """The meld rules of the game (wild cards per meld, an ace's value in a low run). Public."""
     return MeldRules.for_variant(variant_of(game), game.options)
 
 
@@ -195,6 +198,22 @@ def _add_meld(game: GameState, seat: int, meld: Meld) -> TableMeld:
     deal.next_meld_id += 1
     deal.melds.append(table_meld)
     return table_meld
+
+
+def _replace_meld(
+    game: GameState, seat: int, table_meld: TableMeld, meld: Meld, cards: list[Card]
+) -> TableMeld:
+    """The end of a lay-off or an exchange: ``meld`` takes ``table_meld``'s place (same id and owner),
+    ``cards`` move from ``seat``'s hand to the table, and touching another player's meld is noted
+    (it rules out going out "Hand")."""
+    deal = game.deal
+    new = TableMeld(table_meld.id, table_meld.owner, meld)
+    deal.melds[deal.melds.index(table_meld)] = new
+    _remove_from_hand(deal.hands[seat], cards)
+    deal.turn.played.extend(card.id for card in cards)
+    if table_meld.owner != seat:
+        deal.turn.touched_others = True
+    return new
 
 
 def _remove_from_hand(hand: list[Card], cards: list[Card]) -> None:
@@ -325,12 +344,7 @@ def _lay_off_cards(game: GameState, seat: int, spec: object) -> list[Event]:
     grown = lay_off(
         table_meld.meld, cards, wilds_of(game), rules_of(game), _wild_as(spec.get("wild_as")) or None
     )
-    new = TableMeld(table_meld.id, table_meld.owner, grown)
-    deal.melds[deal.melds.index(table_meld)] = new
-    _remove_from_hand(hand, cards)
-    deal.turn.played.extend(card.id for card in cards)
-    if table_meld.owner != seat:
-        deal.turn.touched_others = True
+    new = _replace_meld(game, seat, table_meld, grown, cards)
     return [
         {
             "type": "laid_off",
@@ -443,14 +457,9 @@ def _exchange(game: GameState, seat: object, action: dict) -> list[Event]:
     if wild.id == deal.turn.taken:
         raise IllegalAction(_("The card you took from the discard pile must stay on the table."))
     _check_keep(game, seat, len(hand) - len(naturals) + 1)
-    new = TableMeld(table_meld.id, table_meld.owner, new_meld)
-    deal.melds[deal.melds.index(table_meld)] = new
-    _remove_from_hand(hand, naturals)
+    new = _replace_meld(game, seat, table_meld, new_meld, naturals)
     hand.append(wild)
-    deal.turn.played.extend(card.id for card in naturals)
     deal.turn.provisional_exchange = deal.turn.provisional_exchange or provisional
-    if table_meld.owner != seat:
-        deal.turn.touched_others = True
     return [
         {
             "type": "exchanged",
@@ -681,7 +690,7 @@ def card_by_id(game: GameState, card_id: int) -> Card:
 
 
 def meld_spec(meld: Meld, wilds: Wilds) -> dict:
-    """An action's MELD for a solver meld, pinning what each wild stands for (where it says)."""
+    """An action's MELD for a solver meld, pinning what each wild stands for (where it says). Public."""
     from .melds import face_text
 
     pins = {

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import JOKER, Card, make_deck, shuffled
-from .variants import HAND_VARIANTS, HandVariant
+from .variants import HAND_VARIANTS, HandVariant, sides
 
 if TYPE_CHECKING:  # pragma: no cover
     from .melds import Meld
@@ -49,7 +49,7 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 @lru_cache(maxsize=32)
 def deck_for(slug: str, players: int) -> tuple[Card, ...]:
-    """The unshuffled deck of a Hand variant for this many players; ``deck[card.id] is card``."""
+    """The unshuffled deck of a Hand variant for this many players; ``deck[card.id] is card``. Public."""
     variant = HAND_VARIANTS[slug]
     return tuple(make_deck(variant.decks_for(players), JOKERS))
 
@@ -61,7 +61,9 @@ def card_json(card: Card) -> dict:
 
 def team_of(seat: int, players: int, teams: bool) -> int | None:
     """Partnership mode: seats 0+2 are team 0, seats 1+3 team 1; ``None`` without teams."""
-    return seat % 2 if teams and players == 4 else None
+    if not (teams and players == 4):
+        return None
+    return next(team for team, seats in enumerate(sides(players, True)) if seat in seats)
 
 
 @dataclass(frozen=True)

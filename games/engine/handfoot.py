@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from .cards import JOKER, Card, format_cards
 from .errors import IllegalAction, InvalidOptions, MeldError, _
 from .scoring import DealScore, InvalidFacts, ScorePart, SideScore
-from .variants import HandAndFootVariant, get_variant, opening_minimum
+from .variants import HandAndFootVariant, check_players, get_variant, opening_minimum
+from .variants import sides as seat_sides
 
 WILD_RANKS = frozenset({JOKER, 2})
 THREE = 3
@@ -226,17 +227,10 @@ def score_handfoot_deal(variant, options: dict | None, sides: Sequence[HandFootS
     if variant.teams:
         if len(sides) != 2:
             raise InvalidFacts(_("Team rules have two teams, not {count}."), count=len(sides))
-        seats = ((0, 2), (1, 3))
+        seats = seat_sides(4, True)
     else:
-        if not variant.min_players <= len(sides) <= variant.max_players:
-            raise InvalidFacts(
-                _("{name} is played by {low} to {high} players, not {players}."),
-                name=variant.name,
-                low=variant.min_players,
-                high=variant.max_players,
-                players=len(sides),
-            )
-        seats = tuple((seat,) for seat in range(len(sides)))
+        check_players(variant, len(sides), InvalidFacts)
+        seats = seat_sides(len(sides), False)
     out = [index for index, facts in enumerate(sides) if facts.went_out]
     if len(out) > 1:
         raise InvalidFacts(_("Only one player can go out in a deal."))

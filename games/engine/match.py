@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from .errors import InvalidOptions, _
 from .scoring import DealScore, InvalidFacts
-from .variants import HandAndFootVariant, HandVariant, get_variant, opening_minimum, scoring_deals
+from .variants import (
+    HandAndFootVariant,
+    HandVariant,
+    check_players,
+    get_variant,
+    opening_minimum,
+    scoring_deals,
+    sides,
+)
 
 TIE_BREAK_BY_RULE = frozenset({"jordanian", "egyptian"})
 """Rule sets that always play tie-break deals (000); the others follow the ``tie_break`` option."""
@@ -67,22 +75,11 @@ def _teams(variant, options) -> bool:
 
 
 def _sides(variant, options, players: int) -> tuple[tuple[int, ...], ...]:
-    if _teams(variant, options):
-        return ((0, 2), (1, 3))
-    return tuple((seat,) for seat in range(players))
+    return sides(players, _teams(variant, options))
 
 
 def _check_players(variant, players: int) -> None:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidFacts(_("The number of players must be a whole number."))
-    if not variant.min_players <= players <= variant.max_players:
-        raise InvalidFacts(
-            _("{name} is played by {low} to {high} players, not {players}."),
-            name=variant.name,
-            low=variant.min_players,
-            high=variant.max_players,
-            players=players,
-        )
+    check_players(variant, players, InvalidFacts)
 
 
 def _check_dealer(dealer: object, players: int) -> int:

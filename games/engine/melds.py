@@ -156,7 +156,8 @@ class AmbiguousWild(MeldError):
 
 
 def face_text(face: Face) -> str:
-    """``(12, "S")`` -> ``"QS"``; a set wild's ``(5, "")`` -> ``"5"``."""
+    """What a card plays as, in notation: ``(12, "S")`` -> ``"QS"``; a set wild's ``(5, "")`` -> ``"5"``.
+    Public."""
     rank, suit = face
     return RANK_NAMES[ACE if rank == HIGH_ACE else rank] + suit
 

@@ -126,6 +126,7 @@ def dumps(state: GameState) -> str:
 
 
 def loads(text: str) -> GameState:
+    """The state stored as text by :func:`dumps`; refuses an unknown ``format_version`` (InvalidOptions)."""
     return from_json(json.loads(text))
 
 

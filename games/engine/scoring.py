@@ -20,7 +20,8 @@ from types import MappingProxyType
 from .cards import ACE, JOKER, Card, format_cards
 from .errors import DomainError, InvalidOptions, _
 from .melds import Wilds
-from .variants import HandVariant, get_variant
+from .variants import HandVariant, check_players, get_variant
+from .variants import sides as seat_sides
 
 FINISHES = ("normal", "hand")
 """Ways of going out in classic, saudi, jordanian and egyptian."""
@@ -478,22 +479,13 @@ def score_hand_deal(variant, options: dict | None, facts: HandDealFacts) -> Deal
     variant = _variant(variant)
     options = options or {}
     players = facts.players
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidFacts(_("The number of players must be a whole number."))
-    if not variant.min_players <= players <= variant.max_players:
-        raise InvalidFacts(
-            _("{name} is played by {low} to {high} players, not {players}."),
-            name=variant.name,
-            low=variant.min_players,
-            high=variant.max_players,
-            players=players,
-        )
+    check_players(variant, players, InvalidFacts)
     teams = bool(facts.teams or options.get("teams"))
     if teams and not variant.teams_allowed:
         raise InvalidOptions(_("{name} has no partnership mode."), name=variant.name)
     if teams and players != 4:
         raise InvalidOptions(_("Partnership play needs exactly 4 players."))
-    sides = ((0, 2), (1, 3)) if teams else tuple((seat,) for seat in range(players))
+    sides = seat_sides(players, teams)
 
     if facts.winner is None:
         return DealScore(

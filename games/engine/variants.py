@@ -360,17 +360,34 @@ def validate_options(slug: str, players: int, options: dict | None = None) -> di
                 choices=", ".join(str(c) for c in option.choices),
             )
         result[name] = value
+    check_players(variant, players)
+    if result.get("teams") and players != 4:
+        raise InvalidOptions(_("Partnership play needs exactly 4 players."))
+    return result
+
+
+def check_players(variant: HandVariant | HandAndFootVariant, players: object, error=InvalidOptions) -> None:
+    """Refuse a player count the rule set does not allow: "{name} is played by {low} to {high} players,
+    not {players}." (or "must be a whole number"), raised as ``error`` (a :class:`DomainError` class:
+    :class:`InvalidOptions` for a new game, scoring's ``InvalidFacts`` for a deal's facts). Public."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise error(_("The number of players must be a whole number."))
     if not variant.min_players <= players <= variant.max_players:
-        raise InvalidOptions(
+        raise error(
             _("{name} is played by {low} to {high} players, not {players}."),
             name=variant.name,
             low=variant.min_players,
             high=variant.max_players,
             players=players,
         )
-    if result.get("teams") and players != 4:
-        raise InvalidOptions(_("Partnership play needs exactly 4 players."))
-    return result
+
+
+def sides(players: int, teams: bool) -> tuple[tuple[int, ...], ...]:
+    """The scoring sides in seat order. With teams (4 players; the caller has checked that) partners sit
+    opposite: ``((0, 2), (1, 3))``; otherwise every seat is a side of its own. Public."""
+    if teams:
+        return ((0, 2), (1, 3))
+    return tuple((seat,) for seat in range(players))
 
 
 def scoring_deals(variant: HandVariant | HandAndFootVariant, options: dict) -> int:
@@ -393,8 +410,10 @@ __all__ = [
     "HandAndFootVariant",
     "HandVariant",
     "Option",
+    "check_players",
     "get_variant",
     "opening_minimum",
     "scoring_deals",
+    "sides",
     "validate_options",
 ]
