@@ -528,3 +528,110 @@ def test_a_single_card_exchange_that_could_not_be_followed_by_going_out_is_refus
     refused(
         game, 0, {"type": "exchange", "meld": 1, "cards": ids(game, 0, "5H")}, "must still be able to go out"
     )
+
+
+# --- Rules the audit found untested --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["jordanian", "egyptian"])
+def test_a_discarded_joker_in_a_deal_where_jokers_are_wild_is_taken_only_as_an_ace_of_any_suit(
+    rig: Rig, variant
+):
+    # Indicator AS: the jokers are the wild cards of this deal.
+    def game_with_joker_on_the_pile():
+        return rig(
+            variant,
+            3,
+            ("AH AD 2C 3C 7S 8S 9D",),
+            discard="JK",
+            indicator="AS",
+            opened=(True, False, False),
+        )
+
+    game = game_with_joker_on_the_pile()
+    top = game.deal.discard[-1].id
+    refused(
+        game, 0, {"type": "take_discard", "melds": [[*ids(game, 0, "7S 8S"), top]]}, "only as a natural ace"
+    )
+    apply(game, 0, {"type": "take_discard", "melds": [[*ids(game, 0, "AH AD"), top]]})
+    game = game_with_joker_on_the_pile()
+    apply(game, 0, {"type": "take_discard", "melds": [[*ids(game, 0, "2C 3C"), top]]})
+    run = game.deal.melds[-1].meld
+    assert dict(zip((c.id for c in run.cards), run.plays_as, strict=True))[top] == (
+        1,
+        "C",
+    )  # not the indicator's suit
+
+
+@pytest.mark.parametrize("variant", ["jordanian", "egyptian"])
+def test_lay_off_and_exchange_are_refused_before_the_opening_melds_and_allowed_after_them_in_the_same_turn(
+    rig: Rig, variant
+):
+    # Indicator 4C: the aces of clubs are wild; seat 1's run holds one standing for JS.
+    game = rig(
+        variant,
+        3,
+        ("KH KD KS QS QH QD JS 8H 2D 3D",),
+        phase=PLAY,
+        indicator="4C",
+        opened=(False, True, False),
+        melds=((1, "9S 10S AC:JS"), (1, "5H 6H 7H")),
+    )
+    refused(
+        game, 0, {"type": "lay_off", "meld": 2, "cards": ids(game, 0, "8H")}, "must open before you lay off"
+    )
+    refused(
+        game, 0, {"type": "exchange", "meld": 1, "cards": ids(game, 0, "JS")}, "must open before you exchange"
+    )
+    apply(game, 0, {"type": "meld", "melds": [ids(game, 0, "KH KD KS"), ids(game, 0, "QS QH QD")]})
+    apply(game, 0, {"type": "lay_off", "meld": 2, "cards": ids(game, 0, "8H")})
+    events = apply(game, 0, {"type": "exchange", "meld": 1, "cards": ids(game, 0, "JS")})
+    assert events[0]["wild"]["face"] == "AC"
+    assert len(game.deal.melds[1].meld.cards) == 4
+    assert sorted(c.face for c in game.deal.hands[0]) == ["2D", "3D", "AC"]
+
+
+def test_kuwaiti_after_announcing_the_discard_may_go_onto_ones_own_meld(rig: Rig):
+    game = rig(
+        "kuwaiti",
+        2,
+        ("QS QD 2C 4D",),
+        discard="8H",
+        opened=(True, True),
+        turns=(9, 9),
+        melds=((0, "5H 6H 7H"), (1, "9C 10C JC")),
+    )
+    top = game.deal.discard[-1].id
+    apply(game, 0, {"type": "take_discard", "lay_off": {"meld": 1, "cards": [top]}})
+    assert top in [c.id for c in game.deal.melds[0].meld.cards]
+
+
+def test_kuwaiti_after_announcing_the_discard_may_go_into_a_new_meld(rig: Rig):
+    game = rig(
+        "kuwaiti",
+        2,
+        ("QS QD 2C 4D",),
+        discard="QH",
+        opened=(True, True),
+        turns=(9, 9),
+        melds=((0, "5H 6H 7H"),),
+    )
+    top = game.deal.discard[-1].id
+    apply(game, 0, {"type": "take_discard", "melds": [[*ids(game, 0, "QS QD"), top]]})
+    assert game.deal.melds[-1].owner == 0
+    assert top in [c.id for c in game.deal.melds[-1].meld.cards]
+
+
+KUWAITI_REGULAR = "2S 3S 4S 5H 6H 7H 9C 10C JC QC 4D 5D 6D 7D 8S"
+
+
+def test_kuwaiti_has_no_out_first_turn_off_so_a_hand_may_be_declared_in_the_first_turn(rig: Rig):
+    game = rig("kuwaiti", 2, (KUWAITI_REGULAR,), phase=PLAY, turns=(1, 0))
+    assert game.options["no_out_first_turn"] is False
+    events = apply(game, 0, {"type": "declare_hand"})
+    assert events[0]["type"] == "hand_declared"
+    assert events[0]["name"] == "regular"
+    game = rig(
+        "kuwaiti", 2, (KUWAITI_REGULAR,), phase=PLAY, turns=(1, 0), options={"no_out_first_turn": True}
+    )
+    refused(game, 0, {"type": "declare_hand"}, "may not go out in your first turn")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine import actions, melds
+from games.engine import game as game_module
 from games.engine.cards import parse_cards
 from games.engine.scoring import HandDealFacts, penalty_value, score_hand_deal
 
@@ -39,7 +41,6 @@ def test_example_2_classic_hand_doubles_every_score():
 
 
 def test_example_3_opening_values_differ_by_ace_value_and_wild_stands_for_its_card():
-    melds = pytest.importorskip("games.engine.melds", reason="melds.py (the melds engineer's) has not landed")
     values = {}
     for slug in ("classic", "saudi", "kuwaiti", "jordanian", "egyptian"):
         from games.engine.variants import HAND_VARIANTS
@@ -65,10 +66,6 @@ def test_example_3_opening_values_differ_by_ace_value_and_wild_stands_for_its_ca
 def test_example_4_saudi_escalating_opening_needs_last_opening_plus_one():
     # The opening rule lives in the play engineer's deal (actions.opening_minimum_now); this checks the
     # example's figures through it.
-    game_module = pytest.importorskip(
-        "games.engine.game", reason="game.py (the play engineer's) has not landed"
-    )
-    actions = pytest.importorskip("games.engine.actions", reason="actions.py has not landed")
     game = game_module.new_game("saudi", 3, seed=4)
     assert actions.opening_minimum_now(game) == 51
     game.deal.last_opening = 58  # the first opening of the deal totalled 58
@@ -95,8 +92,7 @@ def test_example_5_jordanian_indicator_makes_aces_of_its_suit_wild_and_jokers_na
     assert aces.is_wild(joker)
     assert penalty_value(joker, "jordanian", aces) == 15
     assert penalty_value(ace_of_hearts, "jordanian", aces) == 11
-    # The meld part of example 5, through melds.py once it lands.
-    melds = pytest.importorskip("games.engine.melds", reason="melds.py (the melds engineer's) has not landed")
+    # The meld part of example 5, through melds.py.
     from games.engine.errors import MeldError
     from games.engine.variants import HAND_VARIANTS
 
@@ -211,8 +207,8 @@ def test_example_13_hand_and_foot_openings_reach_the_minimum_and_wilds_never_out
     assert handfoot_opening_value([cards("AS AH AD")], "hand-and-foot-teams") == 60
     assert handfoot_opening_value([cards("7S 7H 7D 7C"), cards("4S 4H 4D")], "hand-and-foot-teams") == 55
     assert handfoot_opening_value([cards("KS KH JK")], "hand-and-foot-teams") == 70
-    for melds in ([cards("AS AH AD")], [cards("7S 7H 7D 7C"), cards("4S 4H 4D")], [cards("KS KH JK")]):
-        handfoot_opening_check(melds, "hand-and-foot-teams", deal_number=0)  # minimum 50: no error
+    for opening in ([cards("AS AH AD")], [cards("7S 7H 7D 7C"), cards("4S 4H 4D")], [cards("KS KH JK")]):
+        handfoot_opening_check(opening, "hand-and-foot-teams", deal_number=0)  # minimum 50: no error
     with pytest.raises(MeldError):
         handfoot_meld_check(cards("AS JK JK"), "hand-and-foot-teams")
     with pytest.raises(MeldError):
