@@ -65,7 +65,7 @@ def main() -> None:
     deals = int(args[0]) if args else 100
     views = "--views" in sys.argv
     print(f"{deals} bot-against-bot deals per mode{' (with a view after every action)' if views else ''}")
-    print(f"{'mode':<24} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'actions':>8}")
+    print(f"{'mode':<34} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'actions':>8}")
     for variant, players, options in MODES:
         times, counts = [], []
         for seed in range(deals):
@@ -76,7 +76,7 @@ def main() -> None:
         label = f"{variant} {players}p" + "".join(f" {name}" for name in options or {})
         p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
         print(
-            f"{label:<24} {statistics.median(times):>10.1f} {p95:>8.1f} {times[-1]:>8.1f} "
+            f"{label:<34} {statistics.median(times):>10.1f} {p95:>8.1f} {times[-1]:>8.1f} "
             f"{statistics.median(counts):>8.0f}"
         )
 

@@ -15,7 +15,7 @@ import os
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
@@ -36,17 +36,27 @@ from games.engine.deal import deck_for
 from games.engine.melds import Wilds
 from games.engine.variants import HAND_VARIANTS
 
-STEPS = 400 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 50
-"""Actions per playout: enough for whole deals in the thorough profile, a quick look by default."""
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+DEALS = 1
+"""Deals per playout: the playout stops when this many deals have been scored (void ones included);
+the thorough profile runs more playouts rather than longer ones."""
+STEPS = 600
+"""Step cap per playout (refused junk actions count too): far above a deal's length (kuwaiti 5p with
+reshuffles ~140 actions; bots and random legal moves), so nearly every playout reaches a deal's end."""
+REACHED_END = 0.8
+"""At least this fraction of each mode's playouts must reach a deal's end, so the score check runs."""
 
 MODES = [
     ("classic", 3, None),
     ("jordanian", 4, None),
     ("saudi", 4, None),
     ("kuwaiti", 2, None),
+    ("kuwaiti", 3, {"reshuffle_discards": True}),
     ("egyptian", 3, None),
     ("classic", 4, {"teams": True}),
     ("jordanian", 4, {"teams": True}),
+    ("saudi", 4, {"teams": True}),
+    ("egyptian", 4, {"teams": True}),
 ]
 
 # hand-family.md section 6, written out again here so that the engine is checked against the spec.
@@ -107,14 +117,25 @@ def check_cards_once(game) -> None:
     assert ids == list(range(len(deck_for(game.variant, game.players))))
 
 
+def _reshuffled_discards(events) -> set[int]:
+    """Cards seen discarded before the last reshuffle (kuwaiti option): public history, though they may
+    be back in the stock or in a hand now (where exactly, nobody else can tell)."""
+    last = max((i for i, event in enumerate(events) if event["type"] == "stock_reshuffled"), default=-1)
+    return {event["card"]["id"] for event in events[:last] if event["type"] == "discarded"}
+
+
 def check_views(game, seats=None) -> None:
     """No view shows a card hidden from that seat, nor any stock card (but a returned joker)."""
     if game.finished:
         return
     deal = game.deal
-    public_in_hands = {event["wild"]["id"] for event in deal.events if event["type"] == "exchanged"} | {
-        event["card"]["id"] for event in deal.events if event["type"] == "indicator_joker_returned"
-    }
+    public_in_hands = (
+        {event["wild"]["id"] for event in deal.events if event["type"] == "exchanged"}
+        | {event["card"]["id"] for event in deal.events if event["type"] == "indicator_joker_returned"}
+        # a redeal demand of the previous attempt: its card ids say nothing about this deal
+        | {card["id"] for event in deal.events if event.get("previous_deal") for card in event["cards"]}
+        | _reshuffled_discards(deal.events)
+    )
     hidden = {c.id for hand in deal.hands for c in hand} | {c.id for c in deal.stock}
     spectator = view(game, None)
     spectator.pop("last_deal")
@@ -204,13 +225,15 @@ def junk_action(data, game) -> tuple[int, dict]:
     return seat, action
 
 
-def playout(data, variant, players, options, max_steps) -> None:
+def playout(data, variant, players, options, max_steps) -> int:
+    """One random playout; returns how many deals ended (and had their scores checked)."""
     seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
     game = new_game(variant, players, options, seed)
     log = []
+    ended = 0
     check_cards_once(game)
     for _step in range(max_steps):
-        if game.finished:
+        if game.finished or ended >= DEALS:
             break
         choice = data.draw(st.integers(0, 9))
         seat = game.deal.current
@@ -237,12 +260,25 @@ def playout(data, variant, players, options, max_steps) -> None:
         for event in events:
             if event["type"] == "deal_ended":
                 check_deal_scores(previous, event)
+                ended += 1
     check_views(game)
     assert dumps(loads(dumps(game))) == dumps(game)
     assert dumps(replay(variant, options, players, seed, log)) == dumps(game)
+    return ended
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), MODES, ids=lambda v: str(v))
-@given(data=st.data())
-def test_random_legal_playouts_keep_every_invariant(variant, players, options, data):
-    playout(data, variant, players, options, max_steps=STEPS)
+def test_random_legal_playouts_keep_every_invariant_and_reach_the_end_of_a_deal(variant, players, options):
+    ended: list[int] = []
+
+    @given(data=st.data())
+    def run(data):
+        ended.append(playout(data, variant, players, options, max_steps=STEPS))
+
+    if not THOROUGH:  # the default profile's 50 examples per mode would take over a minute on 2 cores
+        run = settings(max_examples=30)(run)
+
+    run()
+    # Hypothesis may replay an example while shrinking a failure; a passing run counts each once.
+    assert ended
+    assert sum(1 for count in ended if count) >= REACHED_END * len(ended), ended
