@@ -8,7 +8,6 @@ import json
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.engine.deal import deck_for
@@ -17,18 +16,6 @@ from games.engine.melds import face_text
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
 RANK_ORDER = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 20}
-HAND_NAMES = {
-    "announcement": gettext_lazy("Announcement"),
-    "regular": gettext_lazy("Regular Hand"),
-    "colored": gettext_lazy("Colored Hand"),
-    "suited": gettext_lazy("Suited Hand"),
-    "joker": gettext_lazy("Joker Hand"),
-    "double_joker": gettext_lazy("Double Joker Hand"),
-    "joker_colored": gettext_lazy("Joker Colored Hand"),
-    "joker_suited": gettext_lazy("Joker Suited Hand"),
-    "double_joker_colored": gettext_lazy("Double Joker Colored Hand"),
-    "double_joker_suited": gettext_lazy("Double Joker Suited Hand"),
-}
 
 
 def split_face(face: str) -> tuple[str, str]:
@@ -77,67 +64,28 @@ def sort_key(card: dict, sort: str):
     return (SUIT_ORDER[suit], rank_number, card["id"])
 
 
+BOOKKEEPING_EVENTS = frozenset({"turn_started"})
+"""Events the page shows through the seat list rather than as a line of the log."""
+
+
 def describe(event: dict, names: dict[int, str]) -> SafeString | None:
-    """One log event in words (translated), or None for bookkeeping events."""
-    kind = event.get("type")
-    who = names.get(event.get("seat"), "")
-    if kind == "deal_started":
-        return format_html(
-            _("Deal {number}: {dealer} deals, {first} plays first."),
-            number=event["deal"] + 1,
-            dealer=names.get(event["dealer"], ""),
-            first=names.get(event["first"], ""),
-        )
-    if kind == "indicator_turned":
-        return format_html(_("The indicator is {card}."), card=card_html(event["card"]))
-    if kind == "indicator_joker_returned":
-        return conditional_escape(_("A joker was turned up and put back into the stock."))
-    if kind == "drew":
-        if "card" in event:
-            return format_html(_("{name} drew {card}."), name=who, card=card_html(event["card"]))
-        return format_html(_("{name} drew a card."), name=who)
-    if kind == "took_discard":
-        return format_html(
-            _("{name} took {card} from the discard pile."), name=who, card=card_html(event["card"])
-        )
-    if kind == "melded":
-        return format_html(_("{name} melded {cards}."), name=who, cards=cards_html(event["meld"]["cards"]))
-    if kind == "opened":
-        return format_html(_("{name} opened with {total}."), name=who, total=event["total"])
-    if kind == "announced":
-        return format_html(_("{name} announced with {total}."), name=who, total=event["total"])
-    if kind == "laid_off":
-        return format_html(_("{name} laid off {cards}."), name=who, cards=cards_html(event["cards"]))
-    if kind == "exchanged":
-        return format_html(
-            _("{name} put {cards} in place of {wild} and took the wild card."),
-            name=who,
-            cards=cards_html(event["cards"]),
-            wild=card_html(event["wild"]),
-        )
-    if kind == "discarded":
-        return format_html(_("{name} discarded {card}."), name=who, card=card_html(event["card"]))
-    if kind == "went_out":
-        if event.get("finish") == "hand":
-            return format_html(_("{name} went out with a Hand!"), name=who)
-        if event.get("finish") in HAND_NAMES and event["finish"] not in ("announcement", "regular"):
-            return format_html(_("{name} went out: {hand}!"), name=who, hand=HAND_NAMES[event["finish"]])
-        return format_html(_("{name} went out."), name=who)
-    if kind == "hand_declared":
-        return format_html(
-            _("{name} declared a Hand: {hand}."), name=who, hand=HAND_NAMES.get(event["name"], event["name"])
-        )
-    if kind == "stock_exhausted":
-        return conditional_escape(_("The stock ran out: the deal does not count."))
-    if kind == "redeal_demanded":
-        return format_html(
-            _("{name} showed {cards} and demanded a redeal."), name=who, cards=cards_html(event["cards"])
-        )
-    if kind == "deal_ended":
-        return format_html(_("Deal {number} is over."), number=event["deal"] + 1)
-    if kind == "game_over":
-        return conditional_escape(_("The game is over."))
-    return None
+    """One log event in words (translated), or None for bookkeeping events. The sentence is the
+    engine's (``engine.describe``); cards are drawn as cards instead of notation."""
+    if event.get("type") in BOOKKEEPING_EVENTS:
+        return None
+    by_seat = [names.get(seat, "") for seat in range(max(names, default=-1) + 1)]
+    template, params = engine.describe(event, by_seat)
+    shown = {key: _(value) if key in ("hand", "name") else value for key, value in params.items()}
+    for key in ("card", "wild"):
+        if isinstance(event.get(key), dict):
+            shown[key] = card_html(event[key])
+    if "cards" in event:
+        shown["cards"] = cards_html(event["cards"])
+    elif "meld" in event:
+        shown["cards"] = cards_html(event["meld"]["cards"])
+    if not shown:  # format_html needs something to fill in
+        return conditional_escape(_(template))
+    return format_html(_(template), **shown)
 
 
 def _meld_item(meld: dict, layoff_ids: set[int]) -> dict:

@@ -563,7 +563,7 @@ def _reshuffle_discards(game: GameState) -> list[Event]:
     seed = derive_seed(deal.seed, "reshuffle", done)
     deal.stock[:0] = shuffled(pile, seed)
     deal.discard[:] = deal.discard[-1:]
-    return [{"type": "stock_reshuffled", "number": done + 1, "cards": len(pile), "stock": len(deal.stock)}]
+    return [{"type": "stock_reshuffled", "number": done + 1, "count": len(pile), "stock": len(deal.stock)}]
 
 
 def _declare_hand(game: GameState, seat: object, action: dict) -> list[Event]:

@@ -18,6 +18,7 @@ from .actions import meld_json, opening_minimum_now, variant_of, wilds_of
 from .deal import Event, card_json, team_of
 from .errors import _
 from .game import GameState
+from .scoring import KUWAITI_TABLE
 
 VIEW_VERSION = 1
 
@@ -132,6 +133,7 @@ EVENT_TEMPLATES: dict[str, str] = {
     "turn_started": _("{player}'s turn."),
     "went_out": _("{player} goes out."),
     "went_out_hand": _("{player} goes out “Hand”!"),
+    "went_out_named": _("{player} goes out: {hand}!"),
     "hand_declared": _("{player} declares a Hand: {name}."),
     "redeal_demanded": _("{player} shows {cards} and demands a redeal."),
     "stock_exhausted": _("The stock has run out: the deal is void."),
@@ -146,14 +148,20 @@ EVENT_TEMPLATES: dict[str, str] = {
 
 def describe(event: Event, names: list[str]) -> tuple[str, dict[str, Any]]:
     """``(template, params)`` for one *visible* event (see :func:`visible_events`); ``names`` are the
-    players' names by seat. Translate the template, then ``template.format(**params)``."""
+    players' names by seat. Translate the template, then ``template.format(**params)``; the ``hand``
+    and ``name`` params are ``_``-marked labels of named hands, to be translated as well. ``card``,
+    ``wild`` and ``cards`` are faces in notation."""
     kind = event["type"]
     params: dict[str, Any] = {}
     if "seat" in event and event["seat"] is not None:
         params["player"] = names[event["seat"]]
     if kind == "drew" and "card" in event:
         kind = "drew_card"
-    if kind == "went_out" and event.get("finish") not in (None, "normal", "announcement"):
+    finish = event.get("finish")
+    if kind == "went_out" and finish in KUWAITI_TABLE and finish not in ("announcement", "regular"):
+        kind = "went_out_named"
+        params["hand"] = KUWAITI_TABLE[finish].label
+    elif kind == "went_out" and finish not in (None, "normal", "announcement"):
         kind = "went_out_hand"
     for key in ("card", "wild"):
         if isinstance(event.get(key), dict):
@@ -164,7 +172,11 @@ def describe(event: Event, names: list[str]) -> tuple[str, dict[str, Any]]:
         params["cards"] = " ".join(card["face"] for card in event["meld"]["cards"])
     if kind == "deal_started":
         params.update(deal=event["deal"] + 1, dealer=names[event["dealer"]], first=names[event["first"]])
-    for key in ("total", "minimum", "name"):
+    for key in ("total", "minimum"):
         if key in event:
             params[key] = event[key]
+    if "name" in event:  # a kuwaiti named hand: its (untranslated) label
+        params["name"] = (
+            KUWAITI_TABLE[event["name"]].label if event["name"] in KUWAITI_TABLE else event["name"]
+        )
     return EVENT_TEMPLATES[kind], params

@@ -44,7 +44,7 @@ def test_with_the_option_the_discard_pile_but_its_top_card_becomes_the_new_stock
     nine = ids(game, 0, "9C")[0]
     events = apply(game, 0, {"type": "discard", "card": nine})
     assert [e["type"] for e in events] == ["discarded", "stock_reshuffled", "turn_started"]
-    assert events[1] == {"type": "stock_reshuffled", "number": 1, "cards": 7, "stock": 10}
+    assert events[1] == {"type": "stock_reshuffled", "number": 1, "count": 7, "stock": 10}
     deal = game.deal
     assert [c.id for c in deal.discard] == [nine]
     # What was left of the stock stays on top; the old pile (its top card included, now under 9C) below.
@@ -65,7 +65,7 @@ def test_the_reshuffle_is_the_same_every_time_for_the_same_deal(rig):
 def test_the_reshuffle_event_shows_no_card_of_the_new_stock(rig):
     game = _reshuffle_rig(rig)
     events = apply(game, 0, {"type": "discard", "card": ids(game, 0, "9C")[0]})
-    assert set(events[1]) == {"type", "number", "cards", "stock"}
+    assert set(events[1]) == {"type", "number", "count", "stock"}
 
 
 def test_with_the_option_a_deal_is_still_void_when_the_discard_pile_is_too_small(rig):

@@ -1,0 +1,51 @@
+"""The move log in words: every event the engine records for players has a sentence on the page."""
+
+from games import board, engine
+
+BOOKKEEPING = {"turn_started"}  # events the page shows through the seat list, not the log
+
+
+def _events_of_bot_games(variant, players, options, seeds):
+    for seed in seeds:
+        state = engine.new_game(variant, players, options, seed=seed)
+        for _step in range(3000):
+            if state.finished:
+                break
+            seat = state.current
+            action = engine.bot_action(state, seat)
+            yield from engine.apply(state, seat, action)
+
+
+def test_an_egyptian_special_hand_is_named_in_the_log():
+    event = {"type": "went_out", "seat": 1, "finish": "suited"}
+    assert str(board.describe(event, {0: "Amira", 1: "Omar"})) == "Omar goes out: Suited Hand!"
+
+
+def test_a_plain_hand_is_called_a_hand():
+    event = {"type": "went_out", "seat": 0, "finish": "hand"}
+    assert str(board.describe(event, {0: "Amira", 1: "Omar"})) == "Amira goes out “Hand”!"
+
+
+def test_cards_in_the_log_are_drawn_as_cards():
+    event = {"type": "discarded", "seat": 0, "card": {"id": 7, "face": "10H"}}
+    line = str(board.describe(event, {0: "Amira"}))
+    assert line.startswith("Amira discards ")
+    assert "10" in line
+    assert "♥" in line
+
+
+def test_turn_changes_are_not_log_lines():
+    assert board.describe({"type": "turn_started", "seat": 0, "turn": 3}, {0: "Amira"}) is None
+
+
+def test_a_reshuffled_stock_is_told_in_words():
+    options = {"reshuffle_discards": True, "deals": 7}
+    names = {0: "Amira", 1: "Omar", 2: "Layla"}
+    seen = set()
+    for event in _events_of_bot_games("kuwaiti", 3, options, seeds=range(6)):
+        seen.add(event["type"])
+        if event["type"] not in BOOKKEEPING:
+            assert board.describe(event, names), event["type"]
+        if "stock_reshuffled" in seen:
+            break
+    assert "stock_reshuffled" in seen
