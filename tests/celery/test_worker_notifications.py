@@ -1,14 +1,16 @@
 """Turn e-mails through a real Celery worker on Redis: exactly one e-mail per turn, whatever repeats,
 and none lost when Redis is down during the move."""
 
+import threading
 import time
 
 import pytest
+from celery.signals import task_postrun
 from django.core import mail
 
 from handsite.models import Notification, NotificationState
 from handsite.tasks import send_notification, send_pending_notifications
-from tests.celery.conftest import celery_app_on, wait_for_mail, worker
+from tests.celery.conftest import celery_app_on, wait_for_mail, worker, worker_process
 from tests.notifications.conftest import make_game, play_one_turn, player_to_move  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -39,6 +41,55 @@ def test_duplicated_tasks_run_at_once_by_several_workers_still_send_one(shared_r
             send_pending_notifications.delay()
             time.sleep(2)
     assert len(mail.outbox) == 1
+    row.refresh_from_db()
+    assert row.state == NotificationState.SENT
+    assert row.attempts == 1
+
+
+def test_two_separate_workers_given_many_copies_of_the_task_send_one_email(shared_redis, make_game, tmp_path):  # noqa: F811
+    """Two genuinely separate workers on one queue: this process's worker and a `celery worker`
+    process of its own (same Redis database, same test database). The row is pending and its task
+    not yet delivered when twenty copies of the task arrive at once; both workers take copies, and
+    between them exactly one e-mail leaves (locmem here, a file from the other process)."""
+    copies = 20
+    here: list[str] = []
+    lock = threading.Lock()
+
+    def record(sender=None, retval=None, **kwargs):
+        if sender is not None and sender.name == send_notification.name:
+            with lock:
+                here.append(retval)
+
+    task_postrun.connect(record, weak=False)
+    try:
+        with celery_app_on(shared_redis) as app:
+            queue = app.conf.task_default_queue
+            game = make_game()  # writes the row and queues its task...
+            app.control.purge()  # ...which is taken back: the copies below are all there is
+            row = Notification.objects.get(game=game)
+            assert row.state == NotificationState.PENDING
+            with worker(app), worker_process(shared_redis, queue, tmp_path / "second") as second:
+                for _ in range(copies):
+                    send_notification.delay(row.pk)
+                deadline = time.monotonic() + 60
+                while len(here) + len(second.results(send_notification.name)) < copies:
+                    assert time.monotonic() < deadline, f"{len(here)} here, log:\n{second.log()}"
+                    time.sleep(0.1)
+                time.sleep(0.5)
+                there = second.results(send_notification.name)
+                emails_there = second.emails()
+    finally:
+        task_postrun.disconnect(record)
+    assert here, "this process's worker took no copy"
+    assert there, "the second worker took no copy"
+    assert second.received(send_notification.name) == len(there)
+    assert sorted(here + there) == ["not_claimed"] * (copies - 1) + ["sent"]
+    assert len(mail.outbox) + len(emails_there) == 1
+    recipient = player_to_move(game).email
+    if mail.outbox:
+        assert mail.outbox[0].to == [recipient]
+    else:
+        assert f"To: {recipient}".encode() in emails_there[0]
     row.refresh_from_db()
     assert row.state == NotificationState.SENT
     assert row.attempts == 1
