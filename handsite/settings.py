@@ -102,6 +102,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"handsite-test-{os.getpid()}.sqlite3"),
     }
+else:
+    # PostgreSQL: one test database per test process too (xdist appends "_gw0", ...), so two test
+    # sessions at once never drop each other's "test_handsite_gw0".
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis (optional) -----------------------------------------------------------------------
