@@ -1,11 +1,21 @@
 """Checks that a response shows no card its viewer may not see.
 
-Every card face on our pages is rendered by games.board.card_html as
-``<span class="pcard ..." data-card="ID">...</span>``; the checks below
-1. collect every ``data-card`` id, every hand checkbox value and every card id inside an offered
-   move's JSON, and require each to be one the viewer may see now;
-2. remove those card elements (and "plays as" labels) and require that no suit symbol, joker symbol or
-   card notation (``10H``, ``QS``) is left anywhere else in the response.
+What a seat may see is worked out here from the raw state and its raw events, on purpose without the
+engine's own filter (``engine.visible_events``/``engine.view``): the pages are built with those, so a
+check built on them would pass whatever they leaked. A seat may see its own hand, the cards on the
+table, the discard pile, the indicator, every card named in an event's public fields (a discard, a
+taken discard, a meld laid down, the cards shown for a redeal...), the ``secret`` part only of its
+own events (the card it drew), the hands counted at the end of the last deal, and, once the game is
+over, everything.
+
+:func:`check` then reads the whole response, not only the places cards are meant to be:
+1. every tag attribute: ``data-card*`` ids, ``value`` of card inputs, and any attribute whose value is
+   JSON (offered moves, ``hx-vals``...) is walked for card ids (``card``, ``cards``, ``melds``, dicts
+   with ``id`` and ``face``, ``wild_as`` keys); the response headers likewise; a JSON response whole;
+2. every card element (``board.card_html``) must show the face of the card its id names, so a visible
+   id cannot carry a hidden card's face;
+3. with the card elements (and "plays as" labels) removed, no suit symbol, joker symbol or card
+   notation (``10H``, ``QS``) may be left anywhere in the text or the attributes.
 """
 
 from __future__ import annotations
@@ -13,22 +23,26 @@ from __future__ import annotations
 import html
 import json
 import re
+from html.parser import HTMLParser
 
 from games import engine
 
 CARD_ELEMENT = re.compile(
-    r'<span class="pcard[^"]*" data-card="(\d+)">(?:\s*<span class="[^"]*">[^<]*</span>)+</span>'
+    r'<span class="pcard[^"]*" data-card="(\d+)">((?:\s*<span class="[^"]*">[^<]*</span>)+)</span>'
 )
+INNER = re.compile(r'<span class="(rank|suit)">([^<]*)</span>')
 DATA_CARD = re.compile(r'data-card="(\d+)"')
-CHECKBOX = re.compile(r'name="cards" value="(\d+)"')
-PRESET = re.compile(r'name="preset" value="([^"]*)"')
 PLAYS_AS = re.compile(r'<span class="plays-as">[^<]*</span>')
 SYMBOLS = re.compile(r"[♠♥♦♣🃏]")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 NOTATION = re.compile(r"(?<![\w#])(?:10|[2-9AJQK])[SHDC](?!\w)")
+ATTRIBUTE = re.compile(r'="([^"]*)"')
+CARD_INPUTS = {"cards", "card"}
+CARD_KEYS = {"card", "cards"}
 
 
 def visible_ids(state: engine.GameState, seat: int | None) -> set[int]:
-    """Card ids ``seat`` may see now (None: a watcher)."""
+    """Card ids ``seat`` may see now (None: a watcher), from the raw state and events."""
     deal = state.deal
     ids = {card.id for card in deal.discard}
     ids |= {card.id for tm in deal.melds for card in tm.meld.cards}
@@ -40,9 +54,21 @@ def visible_ids(state: engine.GameState, seat: int | None) -> set[int]:
         ids |= {card["id"] for hand in state.last_deal["hands"] for card in hand}
     if state.finished:
         ids |= {card.id for hand in deal.hands for card in hand}
-    for event in engine.visible_events(deal.events, seat, reveal=state.finished):
-        _collect(event, ids)
+    for event in deal.events:
+        _collect({key: value for key, value in event.items() if key != "secret"}, ids)
+        if "secret" in event and (state.finished or (seat is not None and event.get("seat") == seat)):
+            _collect(event["secret"], ids)
     return ids
+
+
+def faces_by_id(state: engine.GameState) -> dict[int, str]:
+    """Every card of the deck by id (the deck is the same physical cards in every deal)."""
+    deal = state.deal
+    cards = [*deal.stock, *deal.discard, *(c for h in deal.hands for c in h)]
+    cards += [c for tm in deal.melds for c in tm.meld.cards]
+    if deal.indicator is not None:
+        cards.append(deal.indicator)
+    return {card.id: card.face for card in cards}
 
 
 def _collect(value, ids: set[int]) -> None:
@@ -56,32 +82,98 @@ def _collect(value, ids: set[int]) -> None:
             _collect(item, ids)
 
 
-def preset_ids(action: dict) -> set[int]:
+def json_card_ids(value, under_card_key: bool = False) -> set[int]:
+    """Card ids anywhere in a JSON value: ints in lists or values under ``card``/``cards``/``melds``
+    (not inside a nested object: its own keys decide), ``{"id", "face"}`` dicts and ``wild_as`` keys."""
     found: set[int] = set()
-    if "card" in action:
-        found.add(action["card"])
-    found |= set(action.get("cards") or [])
-    for spec in action.get("melds") or []:
-        found |= set(spec["cards"] if isinstance(spec, dict) else spec)
-    if action.get("lay_off"):
-        found |= set(action["lay_off"]["cards"])
+    if isinstance(value, bool):
+        return found
+    if isinstance(value, int):
+        if under_card_key:
+            found.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            found |= json_card_ids(item, under_card_key)
+    elif isinstance(value, dict):
+        if "face" in value and isinstance(value.get("id"), int):
+            found.add(value["id"])
+        for key, item in value.items():
+            if key == "wild_as" and isinstance(item, dict):
+                found |= {int(k) for k in item if str(k).isdigit()}
+                continue
+            found |= json_card_ids(item, key in CARD_KEYS or key == "melds")
     return found
 
 
-def check(text: str, allowed: set[int]) -> int:
+def _maybe_json(text: str):
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "{[":
+        return None
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        return None
+
+
+class _Attributes(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: list[tuple[int, str]] = []
+        self.values: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        named = dict(attrs)
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name.startswith("data-card"):
+                self.ids += [(int(x), f"{tag}[{name}]") for x in re.findall(r"\d+", value)]
+                continue  # its face is checked on the card element
+            if name == "value" and named.get("name") in CARD_INPUTS:
+                self.ids += [(int(x), f"{tag}[name={named['name']}]") for x in re.findall(r"\d+", value)]
+            loaded = _maybe_json(value)
+            if loaded is not None:
+                self.ids += [(card_id, f"{tag}[{name}] JSON") for card_id in json_card_ids(loaded)]
+            self.values.append(value)
+
+    handle_startendtag = handle_starttag
+
+
+def check(
+    text: str, allowed: set[int], *, faces: dict[int, str] | None = None, headers: dict | None = None
+) -> int:
     """Raise AssertionError on a leak; return how many card elements were seen (so callers can make
-    sure the check had something to look at)."""
-    shown = {int(x) for x in DATA_CARD.findall(text)}
-    leaked = shown - allowed
-    assert not leaked, f"hidden card ids rendered: {sorted(leaked)}"
-    boxes = {int(x) for x in CHECKBOX.findall(text)}
-    assert boxes <= allowed, f"hidden card ids as hand values: {sorted(boxes - allowed)}"
-    for raw in PRESET.findall(text):
-        ids = preset_ids(json.loads(html.unescape(raw)))
-        assert ids <= allowed, f"hidden card ids in an offered move: {sorted(ids - allowed)}"
+    sure the check had something to look at). ``faces``: every card's face by id (see
+    :func:`faces_by_id`), to check each card element shows its own card."""
+    loaded = _maybe_json(text)
+    if loaded is not None:
+        leaked = json_card_ids(loaded) - allowed
+        assert not leaked, f"hidden card ids in JSON: {sorted(leaked)}"
+    for name, value in (headers or {}).items():
+        loaded = _maybe_json(str(value))
+        if loaded is not None:
+            leaked = json_card_ids(loaded) - allowed
+            assert not leaked, f"hidden card ids in the {name} header: {sorted(leaked)}"
+        assert not SYMBOLS.search(str(value)), f"a card face in the {name} header"
+        assert not NOTATION.search(str(value)), f"card notation in the {name} header"
+    for card_id, face_html in CARD_ELEMENT.findall(text):
+        if faces is not None and int(card_id) in faces:
+            parts = dict(INNER.findall(face_html))
+            face = faces[int(card_id)]
+            shown = "JK" if parts.get("rank") == "🃏" else parts.get("rank", "") + parts.get("suit", "")
+            expected = "JK" if face.startswith("JK") else face[:-1] + SUIT_SYMBOLS[face[-1]]
+            assert shown == expected, f"card {card_id} drawn as {shown}, it is {expected}"
     stripped = PLAYS_AS.sub("", CARD_ELEMENT.sub("", text))
-    stripped = PRESET.sub("", stripped)
+    parser = _Attributes()
+    parser.feed(text)
+    parser.close()
+    leaked = sorted({(card_id, where) for card_id, where in parser.ids if card_id not in allowed})
+    assert not leaked, f"hidden card ids in attributes: {leaked[:5]}"
     assert not DATA_CARD.search(stripped), "a card element the checker could not parse"
+    # JSON attribute values (offered moves) were read for card ids above; a wild's face in them is no card
+    stripped = ATTRIBUTE.sub(
+        lambda m: '=""' if _maybe_json(html.unescape(m.group(1))) is not None else m.group(0), stripped
+    )
     symbols = SYMBOLS.findall(stripped)
     assert not symbols, f"card faces outside card elements: {symbols[:5]}"
     notation = NOTATION.findall(stripped)
