@@ -7,13 +7,15 @@ Public API (every function takes ids / users and returns model objects; refusals
     accept_seat(game_id=, user=) / decline_seat(game_id=, user=) / take_seat(game_id=, user=, number=)
     fill_seat_with_bot(game_id=, actor=, number=) / cancel_game(game_id=, actor=)
     play(game_id=, user=, version=, action=, group_slug=None) -> MoveResult
-    timeout_move(game_id=, now=None) -> MoveResult | None      # for the deadline scan (issue 6)
+    timeout_move(game_id=, now=None) -> MoveResult | None      # for the deadline scan
     hand_seat_to_bot(game_id=, number=) -> MoveResult           # the "bot" timeout rule
 
-Hooks, called inside the transaction (issue 6 adds the notification outbox and background scoring):
+Hooks, called inside the transaction:
 
-    _on_turn_change(game, previous_turn, events)   # whenever the turn passes (or the game starts / ends)
-    _on_deal_end(game, ended_events)               # a deal (or several, with bots) ended in this write
+    _on_turn_change(game, previous_turn, events)   # the turn passed: turn columns, deadline, "your turn"
+                                                   # outbox row (none when it came back to the actor)
+    _on_deal_end(game, ended_events)               # a deal (or several, with bots) ended: background
+                                                   # scoring of the standings, queued on commit
     _on_game_end(game)                             # the game is over
 
 Hidden cards never leave this module in a message: refusals carry the engine's sentence (which never
@@ -687,22 +689,28 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
     if state.finished and game.status != GameStatus.FINISHED:
         _on_game_end(game)
     if _turn_key(state) != previous_turn or previous_turn is None:
-        _on_turn_change(game, previous_turn, result.events, state=state)
+        actor = next((m.seat for m in result.moves if m.kind == MoveKind.PLAYER), None)
+        returned = actor is not None and previous_turn is not None and state.current == actor
+        _on_turn_change(game, previous_turn, result.events, state=state, returned_to_actor=returned)
     game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
 
 
 # --- Hooks (inside the transaction) ------------------------------------------------------------
 
 
-def _on_turn_change(game: Game, previous_turn: tuple | None, events: list[dict], *, state) -> None:
+def _on_turn_change(
+    game: Game, previous_turn: tuple | None, events: list[dict], *, state, returned_to_actor: bool = False
+) -> None:
     """The turn passed to another seat (or to the same seat in a new deal), the game started or ended.
 
     ``previous_turn`` is ``(deal, attempt, seat, turn number)`` or None; ``events`` are this write's
     engine events (with secrets: never show them unfiltered); ``state`` is the engine state after it.
-    Updates the denormalised turn columns and the deadline from the time per move. Issue 6 adds the
-    notification intent (an outbox row) here, in the same transaction as the move.
+    Updates the denormalised turn columns and the deadline from the time per move, and writes the
+    "your turn" notification intent (an outbox row) in the same transaction as the move, except when
+    ``returned_to_actor``: the turn came back to the person whose own move started this write (only
+    bots moved in between), who is on the page; reminders and the deadline still apply.
     """
-    from games import deadlines  # issue 6 (imported here: deadlines uses this module)
+    from games import deadlines  # imported here: deadlines uses this module
 
     now = timezone.now()
     game.paused_until = None
@@ -718,17 +726,18 @@ def _on_turn_change(game: Game, previous_turn: tuple | None, events: list[dict],
     game.deadline_at = now + timedelta(hours=game.move_hours) if game.move_hours else None
     # The reminder scan (games/deadlines.plan) sets the player's real schedule within a minute.
     game.next_reminder_at = now
+    if returned_to_actor:
+        return  # only bots moved since this player's own move: they are on the page, no "your turn"
     deadlines.turn_began(game, now=now)  # the "your turn" outbox row, in this transaction
 
 
 def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
     """One or more deals ended in this write (``deal_ended`` events: points, totals, hands).
 
-    The place where issue 6 enqueues background scoring (``transaction.on_commit``) of the group's
-    standings; scoring/ will offer a ``record_online_game`` service for it. Nothing to do yet: the
-    deal's score already lives in the game's state.
+    Logs each ended deal and queues, for after the commit, the background task that applies the
+    game's results to the group's standings (recomputed from the raw facts, so idempotent).
     """
-    from games import tasks as games_tasks  # issue 6
+    from games import tasks as games_tasks
 
     for event in ended_events:
         log.info("game %s: deal %s ended", game.pk, event.get("deal"))
