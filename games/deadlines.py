@@ -26,7 +26,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import services
-from games.models import Game, GameStatus, Seat, TimeoutRule
+from games.models import DEADLINE_SCAN, Game, GameStatus, Seat, TimeoutRule
 from handsite import notifications
 from handsite.models import NotificationKind
 
@@ -57,8 +57,7 @@ def due_reminders(now: dt.datetime | None = None, limit: int = 1000) -> list[int
 def due_deadlines(now: dt.datetime | None = None, limit: int = 1000) -> list[int]:
     now = now or timezone.now()
     return list(
-        Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__isnull=False, deadline_at__lte=now)
-        .exclude(timeout_rule=TimeoutRule.NOTHING)
+        Game.objects.filter(DEADLINE_SCAN, deadline_at__lte=now)  # the index's own condition
         .order_by("deadline_at")
         .values_list("pk", flat=True)[:limit]
     )

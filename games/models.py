@@ -51,6 +51,11 @@ class TimeoutRule(models.TextChoices):
     BOT = "bot", _("A bot takes over the seat")
 
 
+DEADLINE_SCAN = models.Q(status="active", deadline_at__isnull=False) & ~models.Q(timeout_rule="nothing")
+"""Games whose deadline can do something: the condition of the deadline index and the deadline scan's
+filter (the same Q, so PostgreSQL can use the partial index; a "nothing" game is never read)."""
+
+
 class Game(models.Model):
     group = models.ForeignKey(
         PlayerGroup, on_delete=models.CASCADE, related_name="games", verbose_name=_("group")
@@ -102,7 +107,7 @@ class Game(models.Model):
             models.Index(
                 fields=["deadline_at"],
                 name="game_active_deadline",
-                condition=models.Q(status="active", deadline_at__isnull=False),
+                condition=DEADLINE_SCAN,
             ),
             models.Index(
                 fields=["next_reminder_at"],

@@ -177,3 +177,32 @@ def test_an_expired_turn_email_names_the_deadline(day_game, django_capture_on_co
     subjects = sorted(message.subject for message in mail.outbox)
     assert any(subject.startswith("Your time ran out") for subject in subjects)
     assert any(subject.startswith("Your turn") for subject in subjects)
+
+
+def test_a_game_whose_timeout_rule_is_nothing_is_never_returned_by_the_deadline_scan(make_game):  # noqa: F811
+    with time_machine.travel(START, tick=False):
+        waits = make_game(move_hours=1, timeout_rule=TimeoutRule.NOTHING)
+        acts = make_game(move_hours=1, timeout_rule=TimeoutRule.AUTO_MOVE, seed=99)
+    assert waits.deadline_at is not None
+    later = START + dt.timedelta(days=30)
+    assert deadlines.due_deadlines(now=later) == [acts.pk]
+
+
+def test_the_deadline_scan_filters_by_the_deadline_indexs_own_condition():
+    from django.db import connection
+
+    from games.models import DEADLINE_SCAN
+
+    index = next(index for index in Game._meta.indexes if index.name == "game_active_deadline")
+    assert index.condition == DEADLINE_SCAN
+    assert "timeout_rule" in str(index.condition)
+    query = Game.objects.filter(DEADLINE_SCAN, deadline_at__lte=START).order_by("deadline_at")
+    sql, params = query.values("pk").query.sql_with_params()
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(f"EXPLAIN {sql}", params)
+        else:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        plan = "\n".join(str(row) for row in cursor.fetchall())
+    assert "game_active_deadline" in plan, plan
