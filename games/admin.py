@@ -3,7 +3,21 @@ from django.contrib import admin
 from games.models import Game, Move, Seat
 
 
-class SeatInline(admin.TabularInline):
+class ViewOnly:
+    """games.services is the only writer and the move log is append-only: the admin may look, never
+    add, change or delete."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ViewOnly, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("number", "user", "bot", "accepted_at")
@@ -12,7 +26,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ViewOnly, admin.ModelAdmin):
     """Read-only: games change only through games.services. The state (hidden cards) is not shown."""
 
     list_display = ("__str__", "group", "status", "version", "turn_seat", "deadline_at", "created_at")
@@ -37,18 +51,9 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = fields
     inlines = [SeatInline]
 
-    def has_add_permission(self, request):
-        return False
-
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ("game", "seq", "seat", "kind", "created_at")
     list_filter = ("kind",)
     readonly_fields = ("game", "seq", "seat", "actor", "kind", "action", "created_at")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
