@@ -1,5 +1,6 @@
 from django.urls import reverse
 
+from games import engine
 from games.models import Game, GameStatus
 
 
@@ -23,12 +24,11 @@ def test_a_member_starts_a_game_with_options_from_the_rule_set(client, owner, me
     game = Game.objects.get()
     assert response.status_code == 302
     assert response.url == game.get_absolute_url()
-    assert game.options == {
-        "tie_break": False,
-        "no_out_first_turn": False,
-        "deals": 9,
-        "reshuffle_discards": False,
-    }  # unticked boxes: off
+    unticked = {
+        option.name: False for option in engine.HAND_VARIANTS["kuwaiti"].options if option.kind == "bool"
+    }
+    assert unticked  # the rule set has boxes to leave unticked
+    assert game.options == engine.validate_options("kuwaiti", 3, {**unticked, "deals": 9})  # unticked: off
     assert game.status == GameStatus.WAITING
     assert [s.is_filled for s in game.seats.order_by("number")] == [True, False, True]
 
