@@ -116,7 +116,7 @@ def test_the_nothing_rule_is_never_scanned(make_game):  # noqa: F811
     assert Game.objects.get(pk=game.pk).deadline_at == START + dt.timedelta(hours=1)
 
 
-def test_vacation_pauses_the_deadline_and_the_game_shows_it(day_game, client):
+def test_vacation_pauses_the_deadline_and_the_other_players_see_it(day_game, client):
     away = player_to_move(day_game)
     with time_machine.travel(START + dt.timedelta(hours=6), tick=False):
         deadlines.start_vacation(away, 3)
@@ -126,9 +126,11 @@ def test_vacation_pauses_the_deadline_and_the_game_shows_it(day_game, client):
     assert day_game.deadline_at == START + dt.timedelta(hours=24, days=3)
     with time_machine.travel(START + dt.timedelta(hours=30), tick=False):
         assert deadlines.due_deadlines() == []
-        client.force_login(away)
+        other = day_game.seats.exclude(user=away).get().user
+        client.force_login(other)
         page = client.get(day_game.get_absolute_url()).content.decode()
-    assert "on vacation" in page
+    assert other != away
+    assert "on vacation" in page  # the others see it on the game
     assert not Move.objects.filter(game=day_game, kind=MoveKind.TIMEOUT).exists()
 
 
