@@ -1,4 +1,5 @@
 import re
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -89,7 +90,9 @@ def test_an_illegal_meld_shows_the_engines_sentence_next_to_the_hand(client, due
     html = response.content.decode()
     error = re.search(r'<p class="message message-error" role="alert" id="move-error">(.*?)</p>', html)
     assert error is not None
-    assert error.group(1).strip()
+    with pytest.raises(engine.DomainError) as refused:
+        engine.verify(state, seat, {"type": "meld", "melds": [cards]})
+    assert error.group(1).strip() == escape(refused.value.sentence())
     for card_id in cards:  # the selection is kept
         assert f'value="{card_id}" id="pick-{card_id}" class="pick" checked' in html
     duel.refresh_from_db()
