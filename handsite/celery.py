@@ -20,3 +20,34 @@ def _make_broker_folders(sender, **kwargs):
     for key in ("data_folder_in", "data_folder_out", "control_folder"):
         if options.get(key):
             Path(options[key]).mkdir(parents=True, exist_ok=True)
+
+
+def warm_broker(celery_app: Celery | None = None) -> bool:
+    """Open one broker connection now and put it back in the pool, so the first task a web worker
+    queues does not pay for connecting (measured on Redis: 0.8 s cold, up to 6 s under load, against
+    about 1 ms warm). Called from gunicorn's post_worker_init hook (.ci/gunicorn.conf.py).
+
+    Never raises: if the broker is down the worker still starts (a move's publish failure is handled
+    where it happens, and beat sends what is pending). Does nothing in eager mode, where no message
+    is ever sent. Returns True when a connection was opened.
+    """
+    import logging
+
+    celery_app = celery_app or app
+    if celery_app.conf.task_always_eager:
+        return False
+    try:
+        with celery_app.producer_or_acquire() as producer:
+            # One attempt, no sleeping retries; connect itself is bounded by broker_connection_timeout.
+            producer.connection.ensure_connection(max_retries=0, interval_start=0, timeout=5)
+    except Exception as exc:  # a broker outage must never stop a web worker starting
+        # The transport name and the error class only: the broker URL may carry a password, and some
+        # error messages repeat the URL.
+        transport = str(celery_app.conf.broker_url or "").split("://", 1)[0] or "unknown"
+        logging.getLogger(__name__).warning(
+            "Could not open a %s broker connection at worker start (%s); the first task will connect.",
+            transport,
+            type(exc).__name__,
+        )
+        return False
+    return True
