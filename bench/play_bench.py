@@ -152,6 +152,8 @@ def start_gunicorn():
         [
             str(ROOT / ".venv/bin/gunicorn"),
             "handsite.wsgi",
+            "-c",
+            ".ci/gunicorn.conf.py",
             "-b",
             f"127.0.0.1:{port}",
             "-w",
