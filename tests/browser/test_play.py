@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from games import engine
-from games.engine.deal import deck_for
 from games.models import Game, GameStatus
 from tests.factories import MembershipFactory, PlayerGroupFactory
+from tests.rigging import Deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,24 +30,13 @@ def _log_in(page, live_server, user):
 def _rig(game: Game) -> tuple[int, int]:
     """Give the game's first deal chosen hands; return (first seat, the seat that will go out)."""
     state = engine.from_json(game.state)
-    deck = list(deck_for("classic", 2))
-    taken: set[int] = set()
-
-    def pick(faces: str):
-        cards = []
-        for face in faces.split():
-            card = next(c for c in deck if c.face == face and c.id not in taken)
-            taken.add(card.id)
-            cards.append(card)
-        return cards
-
+    deck = Deck("classic")
     first = state.deal.current
     second = 1 - first
-    state.deal.hands[first] = pick(OTHER_HAND)
-    state.deal.hands[second] = pick(WINNER_HAND)
-    drawn = pick(DRAWN)
-    rest = [c for c in deck if c.id not in taken]
-    state.deal.stock = rest + drawn  # the top of the stock is the end of the list
+    state.deal.hands[first] = deck.pick(OTHER_HAND)
+    state.deal.hands[second] = deck.pick(WINNER_HAND)
+    drawn = deck.pick(DRAWN)
+    state.deal.stock = deck.rest() + drawn  # the top of the stock is the end of the list
     Game.objects.filter(pk=game.pk).update(state=engine.to_json(state), revision=game.revision + 1)
     return first, second
 

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from games import engine, services
-from games.engine.deal import deck_for
 from games.models import Game, Move
+from tests.rigging import Deck
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -23,23 +23,13 @@ class Table:
         self.game = game
         state = engine.from_json(game.state)
         self.variant = state.variant
-        deck = list(deck_for(state.variant, 2))
-        taken: set[int] = set()
-
-        def pick(faces):
-            cards = []
-            for face in faces.split():
-                card = next(c for c in deck if c.face == face and c.id not in taken)
-                taken.add(card.id)
-                cards.append(card)
-            return cards
-
+        deck = Deck(state.variant)
         self.first = state.deal.current
         self.second = 1 - self.first
-        state.deal.hands[self.first] = pick(first_hand)
-        state.deal.hands[self.second] = pick(second_hand)
-        state.deal.discard = pick(discard)
-        state.deal.stock = [c for c in deck if c.id not in taken][:40]
+        state.deal.hands[self.first] = deck.pick(first_hand)
+        state.deal.hands[self.second] = deck.pick(second_hand)
+        state.deal.discard = deck.pick(discard)
+        state.deal.stock = deck.rest()[:40]
         self.people = {s.number: s.user for s in game.seats.all()}
         self.save(state)
 

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games import engine
-from games.engine.deal import deck_for
 from games.models import Game, Move
+from tests.rigging import Deck
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 FIRST_HAND = "7H 8H 9H JK 5S 6S KS KH KD 2C 4D 6C 8D QS 3C"
@@ -21,21 +21,11 @@ SECOND_HAND = "QH QC KS KH KD 2C 4D 6C 8D 10C 3D 5C 7D 9C"
 def rigged(duel):
     """The duel with chosen hands: {face: id} of each seat's cards, the first seat, the people."""
     state = engine.from_json(duel.state)
-    deck = list(deck_for("classic", 2))
-    taken: set[int] = set()
-
-    def pick(faces):
-        cards = []
-        for face in faces.split():
-            card = next(c for c in deck if c.face == face and c.id not in taken)
-            taken.add(card.id)
-            cards.append(card)
-        return cards
-
+    deck = Deck("classic")
     first = state.deal.current
-    state.deal.hands[first] = pick(FIRST_HAND)
-    state.deal.hands[1 - first] = pick(SECOND_HAND)
-    state.deal.stock = [c for c in deck if c.id not in taken][:40]
+    state.deal.hands[first] = deck.pick(FIRST_HAND)
+    state.deal.hands[1 - first] = deck.pick(SECOND_HAND)
+    state.deal.stock = deck.rest()[:40]
     Game.objects.filter(pk=duel.pk).update(state=engine.to_json(state), revision=duel.revision + 1)
     duel.refresh_from_db()
     people = {s.number: s.user for s in duel.seats.all()}
