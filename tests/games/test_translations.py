@@ -4,10 +4,9 @@
 import ast
 import shutil
 
-import pytest
 from django.core.management import call_command
 
-from tests.support import ROOT
+from tests.support import ROOT, skip_or_fail
 
 MARKERS = {"gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy"}
 
@@ -33,7 +32,7 @@ def _marked_strings(path) -> set[str]:
 
 def test_makemessages_extracts_every_marked_string_of_the_games_app(tmp_path, settings, monkeypatch):
     if shutil.which("xgettext") is None:
-        pytest.skip("GNU gettext (xgettext) is not installed")
+        skip_or_fail("GNU gettext (xgettext) is not installed")
     sources = list((ROOT / "games").glob("*.py"))
     tree = tmp_path / "games"
     tree.mkdir()
