@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .cards import JOKER, Card, format_cards
 from .errors import IllegalAction, InvalidOptions, MeldError, _
 from .scoring import DealScore, InvalidFacts, ScorePart, SideScore
-from .variants import HandAndFootVariant, check_players, get_variant, opening_minimum
+from .variants import HandAndFootVariant, check_players, opening_minimum, resolve_variant
 from .variants import sides as seat_sides
 
 WILD_RANKS = frozenset({JOKER, 2})
@@ -48,8 +48,7 @@ class HandFootSideFacts:
 
 
 def _variant(variant) -> HandAndFootVariant:
-    if isinstance(variant, str):
-        variant = get_variant(variant)
+    variant = resolve_variant(variant)
     if not isinstance(variant, HandAndFootVariant):
         raise InvalidOptions(_("{name} is not scored as Hand and Foot."), name=variant.name)
     return variant

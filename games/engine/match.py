@@ -13,10 +13,9 @@ from .errors import InvalidOptions, _
 from .scoring import DealScore, InvalidFacts
 from .variants import (
     HandAndFootVariant,
-    HandVariant,
     check_players,
-    get_variant,
     opening_minimum,
+    resolve_variant,
     scoring_deals,
     sides,
 )
@@ -64,10 +63,6 @@ class MatchStatus:
         return tuple(by_seat)
 
 
-def _variant(variant) -> HandVariant | HandAndFootVariant:
-    return get_variant(variant) if isinstance(variant, str) else variant
-
-
 def _teams(variant, options) -> bool:
     if isinstance(variant, HandAndFootVariant):
         return variant.teams
@@ -102,7 +97,7 @@ def next_dealer(variant, options: dict | None, players: int, previous_dealer: in
     (:meth:`DealScore.figures_by_seat`: the winner's partner 0). Every other rule set (Hand and
     Foot too): the next seat.
     """
-    variant = _variant(variant)
+    variant = resolve_variant(variant)
     _check_players(variant, players)
     previous_dealer = _check_dealer(previous_dealer, players)
     if getattr(variant, "next_dealer", "rotate") != "highest":
@@ -137,7 +132,7 @@ def match_status(
     Raises :class:`InvalidFacts` for a deal recorded after the game was over, a dealer out of range
     or a deal whose sides do not match the game.
     """
-    variant = _variant(variant)
+    variant = resolve_variant(variant)
     options = options or {}
     _check_players(variant, players)
     if _teams(variant, options) and players != 4:

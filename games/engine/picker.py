@@ -19,7 +19,7 @@ from .errors import DomainError, InvalidCards, _
 from .handfoot import handfoot_card_points, handfoot_held_cost, handfoot_opening_value
 from .melds import MeldRules, Wilds, make_meld, meld_value
 from .scoring import InvalidFacts, deal_wilds, penalty_value
-from .variants import HandAndFootVariant, HandVariant, get_variant, opening_minimum
+from .variants import HandAndFootVariant, face_limits, opening_minimum, resolve_variant
 
 PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """The rank buttons of the picker, in the order players sort their hands."""
@@ -33,20 +33,6 @@ class PickerFace:
     rank: str
     suit: str
     most: int
-
-
-def _variant(variant) -> HandVariant | HandAndFootVariant:
-    return get_variant(variant) if isinstance(variant, str) else variant
-
-
-def face_limits(variant, players: int) -> dict[str, int]:
-    """How many of each face the decks of a game hold: one per deck, jokers 2 (Hand) or 2 per deck
-    (Hand and Foot, whose decks are 54 cards each)."""
-    variant = _variant(variant)
-    decks = variant.decks_for(players)
-    limits = {rank + suit: decks for suit in SUITS for rank in PICKER_RANKS}
-    limits["JK"] = 2 * decks if isinstance(variant, HandAndFootVariant) else 2
-    return limits
 
 
 def picker_faces(variant, players: int) -> tuple[PickerFace, ...]:
@@ -98,7 +84,7 @@ def held_value(variant, players: int, text, indicator: str | None = None) -> Pic
     an ace cannot be valued, so it is refused with the engine's sentence). Hand and Foot:
     ``handfoot_held_cost`` (red 3 500, black 3 50 or 0).
     """
-    variant = _variant(variant)
+    variant = resolve_variant(variant)
     cards = read_cards(text, variant, players)
     if isinstance(variant, HandAndFootVariant):
         return PickedValue(cards, tuple(handfoot_held_cost((card,), variant) for card in cards))
@@ -113,7 +99,7 @@ def held_value(variant, players: int, text, indicator: str | None = None) -> Pic
 
 def melded_value(variant, players: int, text) -> PickedValue:
     """Hand and Foot: the card points of melded cards (a 3 is refused: it is never melded)."""
-    variant = _variant(variant)
+    variant = resolve_variant(variant)
     if not isinstance(variant, HandAndFootVariant):
         raise InvalidFacts(_("Melded card points are counted in Hand and Foot only."))
     cards = read_cards(text, variant, players)
@@ -127,7 +113,7 @@ def melded_value(variant, players: int, text) -> PickedValue:
 def read_indicator(variant, text: str | None) -> Card | None:
     """The jordanian/egyptian wild-card indicator from notation; ``None`` when not given or when the
     rule set has none. A joker is never the indicator."""
-    variant = _variant(variant)
+    variant = resolve_variant(variant)
     if not text or not str(text).strip() or not getattr(variant, "indicator", False):
         return None
     (card,) = parse_cards(str(text).strip()) or (None,)
@@ -176,7 +162,7 @@ def opening_check(
     ``indicator``. Hand and Foot: the opening minimum of deal ``deal_index`` (0-based). Raises
     :class:`~games.engine.errors.MeldError` (or ``InvalidCards``) for cards that are not a meld.
     """
-    variant = _variant(variant)
+    variant = resolve_variant(variant)
     options = options or {}
     groups = [parse_cards(text.replace(",", " ")) for text in melds if text and text.strip()]
     if not groups:

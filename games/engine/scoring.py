@@ -20,7 +20,7 @@ from types import MappingProxyType
 from .cards import ACE, JOKER, Card, format_cards
 from .errors import DomainError, InvalidOptions, _
 from .melds import Wilds
-from .variants import HandVariant, check_players, get_variant
+from .variants import HandVariant, check_players, face_limits, resolve_variant
 from .variants import sides as seat_sides
 
 FINISHES = ("normal", "hand")
@@ -227,8 +227,7 @@ class HandDealFacts:
 
 
 def _variant(variant) -> HandVariant:
-    if isinstance(variant, str):
-        variant = get_variant(variant)
+    variant = resolve_variant(variant)
     if not isinstance(variant, HandVariant):
         raise InvalidOptions(_("{name} is not scored as a Hand game."), name=variant.name)
     return variant
@@ -425,13 +424,12 @@ def _check_card_counts(variant: HandVariant, players: int, held: tuple, indicato
             counts.update(card.face for card in cards)
     if indicator is not None:
         counts[indicator.face] += 1
-    decks = variant.decks_for(players)
+    limits = face_limits(variant, players)
     for face, count in counts.items():
-        most = 2 if face == "JK" else decks
-        if count > most:
+        if count > limits[face]:
             raise InvalidFacts(
                 _("The cards of this game hold {most} × {face}, not {count}."),
-                most=most,
+                most=limits[face],
                 face=face,
                 count=count,
             )

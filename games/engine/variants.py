@@ -332,6 +332,23 @@ def get_variant(slug: str) -> HandVariant | HandAndFootVariant:
         raise InvalidOptions(_("There is no rule set called “{slug}”."), slug=slug) from None
 
 
+def resolve_variant(variant) -> HandVariant | HandAndFootVariant:
+    """A rule set given as its slug or as the rule-set object itself."""
+    return get_variant(variant) if isinstance(variant, str) else variant
+
+
+def face_limits(variant, players: int) -> dict[str, int]:
+    """How many of each face (``"7H"``, ``"JK"``) the decks of a game hold: one per deck; jokers 2
+    (Hand) or 2 per deck (Hand and Foot, whose decks are 54 cards each)."""
+    from .cards import RANK_NAMES, SUITS
+
+    variant = resolve_variant(variant)
+    decks = variant.decks_for(players)
+    limits = {rank + suit: decks for suit in SUITS for rank in RANK_NAMES[1:]}
+    limits["JK"] = 2 * decks if isinstance(variant, HandAndFootVariant) else 2
+    return limits
+
+
 def validate_options(slug: str, players: int, options: dict | None = None) -> dict:
     """Check a new game's options against the rule set and fill in the defaults.
 
@@ -411,8 +428,10 @@ __all__ = [
     "HandVariant",
     "Option",
     "check_players",
+    "face_limits",
     "get_variant",
     "opening_minimum",
+    "resolve_variant",
     "scoring_deals",
     "sides",
     "validate_options",
