@@ -39,7 +39,6 @@ from .deal import (
     TableMeld,
     Turn,
     card_json,
-    deck_for,
     derive_seed,
     redeal_holding,
 )
@@ -680,10 +679,6 @@ def provisional_feasible(game: GameState, seat: int) -> bool:
         if can_meld_all(rest, wilds, rules):
             return True
     return False
-
-
-def card_by_id(game: GameState, card_id: int) -> Card:
-    return deck_for(game.variant, game.players)[card_id]
 
 
 # --- Legal actions -----------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def _next_deal(work: GameState) -> list[Event]:
         "finish": result.get("finish"),
         "void": score.void,
         "points": list(score.points_by_seat()),
-        "totals": _totals_by_seat(work, status),
+        "totals": list(status.totals_by_seat()),
         "hands": [[card_json(card) for card in hand] for hand in deal.hands],
     }
     deal.events.append(ended)
@@ -180,11 +180,3 @@ def _next_deal(work: GameState) -> list[Event]:
 
 def _side_seats(side) -> tuple[int, ...]:
     return tuple(side) if isinstance(side, tuple | list) else (side,)
-
-
-def _totals_by_seat(work: GameState, status: MatchStatus) -> list[int]:
-    totals = [0] * work.players
-    for record in work.records:
-        for seat, points in enumerate(record.score.points_by_seat()):
-            totals[seat] += points
-    return totals

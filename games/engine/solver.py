@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import ACE, SUITS, Card
+from .cards import ACE, RED_SUITS, SUITS, Card
 from .melds import HIGH_ACE, Meld, MeldRules, Wilds, _order_set, card_value
 from .scoring import KUWAITI_TABLE
 
@@ -431,7 +431,7 @@ winner's score, then what opponents pay; equal rows keep this order)."""
 def _colour_groups(naturals: list[Card], wilds: Wilds) -> tuple[bool, bool]:
     """(all one colour, all one suit) of these natural cards."""
     suits = {wilds.natural_face(card)[1] for card in naturals}
-    colours = {"red" if suit in ("H", "D") else "black" for suit in suits}
+    colours = {suit in RED_SUITS for suit in suits}
     return len(colours) <= 1, len(suits) <= 1
 
 

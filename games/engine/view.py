@@ -47,6 +47,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     status = state.status()
     teams = state.teams
     seats = []
+    totals = status.totals_by_seat()
     for number in range(state.players):
         seats.append(
             {
@@ -57,7 +58,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
                 "opening_total": deal.opening_totals[number],
                 "turns": deal.turns[number],
                 "dealer": number == deal.dealer,
-                "total": status.totals_by_seat()[number],
+                "total": totals[number],
             }
         )
     melds = []
@@ -105,7 +106,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "scores": {
             "deals": [list(record.score.points_by_seat()) for record in state.records],
             "void": [record.score.void for record in state.records],
-            "totals": list(status.totals_by_seat()),
+            "totals": list(totals),
         },
         "log": visible_events(deal.events, seat, reveal=over),
         "last_deal": state.last_deal,
