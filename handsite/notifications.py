@@ -99,11 +99,6 @@ def quiet_until(pref: NotificationPreference, now: dt.datetime) -> dt.datetime |
     return naive_end.replace(tzinfo=zone).astimezone(dt.UTC)
 
 
-def out_of_quiet(pref: NotificationPreference, when: dt.datetime) -> dt.datetime:
-    """``when``, or the end of the quiet hours it falls in."""
-    return quiet_until(pref, when) or when
-
-
 def wants_email(pref: NotificationPreference, kind: str) -> bool:
     """Whether this kind of notification goes out by e-mail for this person (the in-site list gets
     every notification). The daily digest replaces the turn e-mails and reminders; the low-time warning

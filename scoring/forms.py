@@ -326,10 +326,6 @@ class DealForm(forms.Form):
         return list(self.initial.get(name, []))
 
 
-class DoNotCountForm(forms.Form):
-    do_not_count = forms.BooleanField(required=False)
-
-
 class LinkGuestForm(forms.Form):
     guest_name = forms.CharField(label=gettext_lazy("Guest"), max_length=60)
     user = forms.ChoiceField(label=gettext_lazy("is the member"))
