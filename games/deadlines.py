@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import services
@@ -180,9 +179,7 @@ def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
 
 
 def _my_turn_games(user):
-    return Game.objects.filter(
-        status=GameStatus.ACTIVE, seats__user=user, seats__bot=False, seats__number=F("turn_seat")
-    ).values_list("pk", flat=True)
+    return notifications.turn_games(user.pk).values_list("pk", flat=True)
 
 
 @transaction.atomic

@@ -30,7 +30,12 @@ def group_games(group, user):
     for game in games:
         game.seat_list = list(game.seats.all())
         game.my_seat = next((s for s in game.seat_list if s.user_id == user.pk), None)
-        game.your_turn = game.my_seat is not None and game.is_active and game.turn_seat == game.my_seat.number
+        game.your_turn = (
+            game.my_seat is not None
+            and not game.my_seat.bot  # a seat handed to a bot at its timeout is no longer the person's turn
+            and game.is_active
+            and game.turn_seat == game.my_seat.number
+        )
     return games
 
 
