@@ -283,10 +283,12 @@ def membership(sheet: Sheet, user) -> Membership | None:
     return Membership.objects.filter(group_id=sheet.group_id, user=user).first()
 
 
-def can_enter(sheet: Sheet, user) -> bool:
+def can_enter(sheet: Sheet, user, member: Membership | None = None) -> bool:
     """Players of the sheet who are group members enter deals; so do the sheet's creator and the group's
-    owners and admins (someone has to keep score for a table of guests)."""
-    member = membership(sheet, user)
+    owners and admins (someone has to keep score for a table of guests). ``member``: the user's
+    membership of the sheet's group when the caller already has it (saves the query)."""
+    if member is None:
+        member = membership(sheet, user)
     if member is None:
         return False
     if member.can_manage or sheet.created_by_id == user.pk:

@@ -133,7 +133,7 @@ def _sheet_context(request, group, membership, sheet, **extra):
         "state": state,
         "rows": [_row_view(state, row) for row in state.rows],
         "changes": [_change_view(change) for change in changes],
-        "can_enter": services.can_enter(sheet, request.user),
+        "can_enter": services.can_enter(sheet, request.user, membership),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
     }
@@ -248,7 +248,7 @@ def _first_count(sheet, field, *, kind: str = "held", indicator: str | None = No
 
 
 def _deal_form_page(request, group, membership, sheet, deal=None):
-    if not services.can_enter(sheet, request.user):
+    if not services.can_enter(sheet, request.user, membership):
         return HttpResponseForbidden(_("Only the players of this sheet can enter deals."))
     state = services.sheet_state(sheet)
     if deal is None and state.status and state.status.finished:
@@ -345,7 +345,7 @@ def deal_edit(request, group, membership, sheet_id, deal_id):
 def deal_delete(request, group, membership, sheet_id, deal_id):
     sheet = _sheet(group, sheet_id)
     deal = get_object_or_404(Deal, pk=deal_id, sheet=sheet, deleted_at__isnull=True)
-    if not services.can_enter(sheet, request.user):
+    if not services.can_enter(sheet, request.user, membership):
         return HttpResponseForbidden(_("Only the players of this sheet can delete deals."))
     error = None
     if request.method == "POST":
