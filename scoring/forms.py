@@ -192,7 +192,9 @@ class DealForm(forms.Form):
         if cards:
             if typed is not None:
                 try:
-                    value = services.count_cards(self.sheet, cards, indicator=indicator).total
+                    value = services.count_cards(
+                        self.sheet, cards, indicator=indicator, players=len(self.players)
+                    ).total
                 except services.SheetError as error:
                     self.add_error(f"held_cards_{seat}", error.message)
                     return None

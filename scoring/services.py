@@ -590,10 +590,14 @@ def guest_names(group) -> list[str]:
 # --- Table helpers: the card picker and the opening check ------------------------------------------
 
 
-def count_cards(sheet: Sheet, text: str, *, kind: str = "held", indicator: str | None = None):
+def count_cards(
+    sheet: Sheet, text: str, *, kind: str = "held", indicator: str | None = None, players: int | None = None
+):
     """What picked cards are worth on this sheet (``kind`` "held" or, Hand and Foot, "melded"), with
-    the rule set's values. Raises SheetError with the engine's sentence."""
-    players = sheet.players.count()
+    the rule set's values. Raises SheetError with the engine's sentence. ``players``: the sheet's player
+    count when the caller knows it (saves a query per call)."""
+    if players is None:
+        players = sheet.players.count()
     try:
         if kind == "melded":
             return melded_value(sheet.rule_set, players, text)

@@ -234,14 +234,16 @@ def _picker_context(sheet, players: int):
     }
 
 
-def _first_count(sheet, field, *, kind: str = "held", indicator: str | None = None) -> dict | None:
+def _first_count(
+    sheet, field, players: int, *, kind: str = "held", indicator: str | None = None
+) -> dict | None:
     """What the cards already in a field are worth, rendered with the page (the picker's count is only
     asked of the server again when the field changes): None for an empty field."""
     text = (field.value() or "").strip()
     if not text:
         return None
     try:
-        picked = services.count_cards(sheet, text, kind=kind, indicator=indicator)
+        picked = services.count_cards(sheet, text, kind=kind, indicator=indicator, players=players)
     except services.SheetError as error:
         return {"error": error.message}
     return {"value": picked.total, "count": len(picked.cards)}
@@ -285,7 +287,9 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
             "irregular": form[f"irregular_{p.seat}"] if f"irregular_{p.seat}" in form.fields else None,
             "held_points": form[f"held_points_{p.seat}"],
             "held_cards": form[f"held_cards_{p.seat}"],
-            "held_count": _first_count(sheet, form[f"held_cards_{p.seat}"], indicator=indicator),
+            "held_count": _first_count(
+                sheet, form[f"held_cards_{p.seat}"], len(state.players), indicator=indicator
+            ),
         }
         for p in state.players
     ]
@@ -296,7 +300,9 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
                 "name": state.side_name(seats_of_side),
                 "fields": [form[f"{name}_{index}"] for name in ("red_books", "black_books", "melded_points")],
                 "melded_cards": form[f"melded_cards_{index}"],
-                "melded_count": _first_count(sheet, form[f"melded_cards_{index}"], kind="melded"),
+                "melded_count": _first_count(
+                    sheet, form[f"melded_cards_{index}"], len(state.players), kind="melded"
+                ),
                 "picked_22": form[f"picked_22_{index}"] if f"picked_22_{index}" in form.fields else None,
                 "seats": [seats[seat] for seat in seats_of_side],
             }
