@@ -423,10 +423,7 @@ def prepare_action(state: engine.GameState, seat: int, action: object) -> dict:
         return _lay_down_action(state, seat, action.get("melds"))
     if kind in ("meld", "announce") and "cards" in action and "melds" not in action:
         melds = _melds_from_selection(state, seat, action.get("cards"), action.get("wild_as"))
-        variant = engine.HAND_VARIANTS[state.variant]
-        if variant.opening == "announcement" and not state.deal.opened[seat]:
-            kind = "announce"
-        return {"type": kind, "melds": melds}
+        return {"type": _meld_kind(state, seat, kind), "melds": melds}
     if (
         kind == "take_discard"
         and "cards" in action
@@ -495,10 +492,15 @@ def _lay_down_action(state: engine.GameState, seat: int, specs: object) -> dict:
     ids = [card_id for spec in specs if isinstance(spec, dict) for card_id in _ids(spec.get("cards"))]
     if top is not None and top in ids:
         return {"type": "take_discard", "melds": specs}
+    return {"type": _meld_kind(state, seat), "melds": specs}
+
+
+def _meld_kind(state: engine.GameState, seat: int, kind: str = "meld") -> str:
+    """Laying down melds is an announcement for a kuwaiti player who has not announced yet."""
     variant = engine.HAND_VARIANTS[state.variant]
     if variant.opening == "announcement" and not state.deal.opened[seat]:
-        return {"type": "announce", "melds": specs}
-    return {"type": "meld", "melds": specs}
+        return "announce"
+    return kind
 
 
 @dataclass
