@@ -200,11 +200,13 @@ def game_move(request, group_slug, game_id):
         game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
         stale = isinstance(error, services.StaleVersion)
         seats = services.seats_of(game)
-        pending = () if stale or act != "lay_down" else _pending_or_none(request, game, seats)
+        state = services.load_state(game)
+        pending = () if stale or act != "lay_down" else _pending_or_none(request, state, seats)
         context = _context(
             request,
             game,
             seats,
+            state=state,
             selected=() if stale else selected,
             error=message,
             wild_choices=choices,
@@ -217,14 +219,14 @@ def game_move(request, group_slug, game_id):
     return render(request, "games/play.html#game", context)
 
 
-def _pending_or_none(request, game, seats) -> list:
+def _pending_or_none(request, state, seats) -> list:
     """The page's pending melds read again (after a refused lay-down), or none if they do not hold."""
     seat = services.seat_of(seats, request.user)
-    if game.state is None or seat is None or not seat.is_filled:
+    if state is None or seat is None or not seat.is_filled:
         return []
     try:
         specs = staged_from_post(request.POST)
-        return services.read_pending(services.load_state(game), seat.number, specs)
+        return services.read_pending(state, seat.number, specs)
     except (ValueError, services.GameError):
         return []
 
@@ -264,7 +266,7 @@ def _stage(request, group_slug, game_id, act, version, selected):
         )
     except services.GameError as error:
         choices = error.wild_choices if isinstance(error, services.MoveRefused) else ()
-        before = _pending_or_none(request, game, seats)
+        before = _pending_or_none(request, state, seats)
         context = _context(
             request,
             game,
