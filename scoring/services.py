@@ -261,8 +261,9 @@ def sheet_state(sheet: Sheet) -> SheetState:
     return _compute(sheet, players, deals)
 
 
-def _check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> None:
-    """Refuse a change the engine would refuse (for the changed deal, or for the game as a whole)."""
+def _check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> SheetState:
+    """Refuse a change the engine would refuse (for the changed deal, or for the game as a whole);
+    otherwise the sheet as it stands after the change."""
     players = list(sheet.players.select_related("user").order_by("seat"))
     if changed is not None:
         try:
@@ -272,6 +273,7 @@ def _check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> N
     state = _compute(sheet, players, deals)
     if state.error:
         raise SheetError(state.error)
+    return state
 
 
 # --- Permissions ------------------------------------------------------------------------------------
@@ -312,10 +314,12 @@ class PlayerEntry:
     user: object | None = None
 
 
-def _on_change(sheet: Sheet) -> SheetState:
+def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
+    """Bump the version, rewrite the cached columns from ``state`` (the sheet as it now stands, derived
+    again when not given) and tell the background work after the commit."""
     Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
     sheet.refresh_from_db()
-    state = recompute_sheet(sheet)
+    state = recompute_sheet(sheet, state)
     sheet_id, group_id = sheet.pk, sheet.group_id
     transaction.on_commit(lambda: sheet_changed.send(Sheet, sheet_id=sheet_id, group_id=group_id))
     return state
@@ -401,9 +405,9 @@ def add_deal(sheet: Sheet, *, by, facts: dict) -> Deal:
     _require_enter(sheet, by)
     position = (sheet.deals.aggregate(top=Max("position"))["top"] or 0) + 1
     deal = Deal(sheet=sheet, position=position, facts=facts, created_by=by, updated_by=by)
-    _check_candidate(sheet, [*_live_deals(sheet), deal], deal)
+    state = _check_candidate(sheet, [*_live_deals(sheet), deal], deal)
     deal.save()
-    state = _on_change(sheet)
+    state = _on_change(sheet, state)
     DealChange.objects.create(
         sheet=sheet,
         deal=deal,
@@ -424,11 +428,11 @@ def edit_deal(deal: Deal, *, by, facts: dict) -> Deal:
     old = deal.facts
     deal.facts = facts
     deals = [deal if d.pk == deal.pk else d for d in _live_deals(sheet)]
-    _check_candidate(sheet, deals, deal)
+    state = _check_candidate(sheet, deals, deal)
     deal.updated_by = by
     deal.updated_at = timezone.now()
     deal.save(update_fields=["facts", "updated_by", "updated_at"])
-    state = _on_change(sheet)
+    state = _on_change(sheet, state)
     DealChange.objects.create(
         sheet=sheet,
         deal=deal,
@@ -449,7 +453,7 @@ def delete_deal(deal: Deal, *, by) -> None:
     deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=True)
     number = _number_of(sheet_state(sheet), deal)
     deals = [d for d in _live_deals(sheet) if d.pk != deal.pk]
-    _check_candidate(sheet, deals, None)
+    state = _check_candidate(sheet, deals, None)
     deal.deleted_at = timezone.now()
     deal.updated_by = by
     deal.save(update_fields=["deleted_at", "updated_by"])
@@ -461,7 +465,7 @@ def delete_deal(deal: Deal, *, by) -> None:
         old_facts=deal.facts,
         deal_number=number,
     )
-    _on_change(sheet)
+    _on_change(sheet, state)
 
 
 @transaction.atomic
@@ -519,10 +523,11 @@ def link_guest(*, group, by, guest_name: str, user) -> int:
     return len(seats)
 
 
-def recompute_sheet(sheet: Sheet) -> SheetState:
-    """Derive the sheet from its facts again and rewrite the cached columns (also the way to re-score
-    history after a rule is corrected)."""
-    state = sheet_state(sheet)
+def recompute_sheet(sheet: Sheet, state: SheetState | None = None) -> SheetState:
+    """Derive the sheet from its facts again (unless ``state``, just derived, is given) and rewrite the
+    cached columns (also the way to re-score history after a rule is corrected)."""
+    if state is None:
+        state = sheet_state(sheet)
     status = state.status
     finished = bool(status and status.finished)
     winners = sorted(seat for seats in status.winners for seat in seats) if finished else []
