@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Prefetch
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -682,8 +682,12 @@ def _rated_games(group_id: int) -> list[tuple]:
     """(when, [[(key, name), ...] per side], ranks, winner keys) for every counted sheet and finished
     online game of the group, oldest first, each derived again from its stored facts."""
     games = []
-    for sheet in Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False):
-        state = sheet_state(sheet)
+    sheets = Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False).prefetch_related(
+        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
+        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
+    )
+    for sheet in sheets:  # three queries in all, however many sheets
+        state = _compute(sheet, sheet.seated, sheet.live)
         if not state.status or not state.status.finished:
             continue
         sides = [
