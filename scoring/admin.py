@@ -15,7 +15,7 @@ class SheetAdmin(admin.ModelAdmin):
     list_filter = ["rule_set", "finished", "do_not_count"]
     search_fields = ["title", "group__name"]
     raw_id_fields = ["group", "created_by"]
-    readonly_fields = ["version", "finished", "finished_at", "winner_seats", "totals"]
+    readonly_fields = ["version", "finished", "finished_at", "winner_seats"]
     inlines = [SheetPlayerInline]
 
 

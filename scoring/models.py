@@ -45,7 +45,6 @@ class Sheet(models.Model):
     finished = models.BooleanField(_("finished"), default=False)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     winner_seats = models.JSONField(_("winning seats"), default=list, blank=True)
-    totals = models.JSONField(_("totals by seat"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("score sheet")

@@ -531,19 +531,11 @@ def recompute_sheet(sheet: Sheet, state: SheetState | None = None) -> SheetState
     status = state.status
     finished = bool(status and status.finished)
     winners = sorted(seat for seats in status.winners for seat in seats) if finished else []
-    totals = list(status.totals_by_seat()) if status else []
     finished_at = sheet.finished_at if finished else None
     if finished and finished_at is None:
         finished_at = timezone.now()
-    Sheet.objects.filter(pk=sheet.pk).update(
-        finished=finished, winner_seats=winners, totals=totals, finished_at=finished_at
-    )
-    sheet.finished, sheet.winner_seats, sheet.totals, sheet.finished_at = (
-        finished,
-        winners,
-        totals,
-        finished_at,
-    )
+    Sheet.objects.filter(pk=sheet.pk).update(finished=finished, winner_seats=winners, finished_at=finished_at)
+    sheet.finished, sheet.winner_seats, sheet.finished_at = finished, winners, finished_at
     return state
 
 
