@@ -661,24 +661,33 @@ def perform(game: GameState, seat: object, action: object) -> list[Event]:
 def provisional_feasible(game: GameState, seat: int) -> bool:
     """jordanian/egyptian single-card exchange: can ``seat`` still go out this turn, or end it holding
     one card, with new melds only? (Checked after every action of such a turn, so nobody gets stuck.)"""
-    from itertools import combinations
-
-    from .solver import can_meld_all, going_out_melds
-
     deal = game.deal
     if any(len(hand) == 1 for s, hand in enumerate(deal.hands) if s != seat):
         return True
     hand = deal.hands[seat]
     if len(hand) == 2 or (len(hand) == 1 and may_go_out(game, seat)):
         return True
+    return provisional_melds(game, seat) is not None
+
+
+def provisional_melds(game: GameState, seat: int) -> list[Meld] | None:
+    """New melds that take ``seat``'s hand down to going out (all but the discard) or to two cards,
+    or None when there are none (the check behind :func:`provisional_feasible`; the bot plays them)."""
+    from itertools import combinations
+
+    from .solver import going_out_melds, meld_partition
+
+    hand = list(game.deal.hands[seat])
     wilds, rules = wilds_of(game), rules_of(game)
-    if may_go_out(game, seat) and going_out_melds(list(hand), wilds, rules) is not None:
-        return True
+    if may_go_out(game, seat):
+        found = going_out_melds(hand, wilds, rules)
+        if found is not None:
+            return found[0]
     for pair in combinations(range(len(hand)), 2):
-        rest = [card for i, card in enumerate(hand) if i not in pair]
-        if can_meld_all(rest, wilds, rules):
-            return True
-    return False
+        melds = meld_partition([card for i, card in enumerate(hand) if i not in pair], wilds, rules)
+        if melds:
+            return melds
+    return None
 
 
 # --- Legal actions -----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from .actions import (
     named_hand,
     opening_minimum_now,
     opening_suggestion,
+    provisional_melds,
     rules_of,
     take_discard_options,
     trim_melds,
@@ -145,20 +146,10 @@ def _discard(game: GameState, seat: int) -> dict:
 
 def _provisional_plan(game: GameState, seat: int) -> dict | None:
     """After a single-card exchange from a set of three: meld down to one card (go out) or two."""
-    from itertools import combinations
-
-    from .solver import meld_partition
-
-    hand = list(game.deal.hands[seat])
-    wilds, rules = wilds_of(game), rules_of(game)
-    if len(hand) <= 2:
+    if len(game.deal.hands[seat]) <= 2:
         return None
-    if may_go_out(game, seat):
-        found = going_out_melds(hand, wilds, rules)
-        if found is not None:
-            return {"type": "meld", "melds": [meld_spec(m, wilds) for m in found[0]]}
-    for pair in combinations(range(len(hand)), 2):
-        melds = meld_partition([c for i, c in enumerate(hand) if i not in pair], wilds, rules)
-        if melds:
-            return {"type": "meld", "melds": [meld_spec(m, wilds) for m in melds]}
-    return None
+    melds = provisional_melds(game, seat)
+    if melds is None:
+        return None
+    wilds = wilds_of(game)
+    return {"type": "meld", "melds": [meld_spec(m, wilds) for m in melds]}
