@@ -46,7 +46,8 @@ def test_old_turn_and_digest_rows_become_generic_rows_with_the_same_keys():
         assert rows[turn.pk].topic == f"game:{game.pk}"
         assert rows[turn.pk].data == {"game": game.pk, "seat": 1, "turn": 7, "number": 0}
         assert rows[read.pk].key == f"game:{game.pk}:1:7:reminder:2"
-        assert rows[read.pk].read_at is not None and rows[turn.pk].read_at is None
+        assert rows[read.pk].read_at is not None
+        assert rows[turn.pk].read_at is None
         assert rows[digest.pk].key == f"digest:{user.pk}:2026-03-03"
         # The key the new code writes for the same turn is the migrated one: it is not written twice.
         from games.notifications import turn_key
