@@ -50,16 +50,20 @@ class GameForm(forms.Form):
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
         variant_data = engine.HAND_VARIANTS[self.variant_slug]
+        self.variant_name = _(variant_data.name)
         self.option_names = []
         for option in variant_data.options:
             name = f"opt_{option.name}"
             label = _(option.label)
+            help_text = _(option.help) if option.help else ""
             if option.kind == "bool":
-                self.fields[name] = forms.BooleanField(label=label, required=False, initial=option.default)
+                self.fields[name] = forms.BooleanField(
+                    label=label, required=False, initial=option.default, help_text=help_text
+                )
             else:
                 choices = [(value, str(value)) for value in option.choices]
                 self.fields[name] = forms.TypedChoiceField(
-                    label=label, choices=choices, coerce=int, initial=option.default
+                    label=label, choices=choices, coerce=int, initial=option.default, help_text=help_text
                 )
             self.option_names.append(name)
 
