@@ -203,3 +203,25 @@ def register_all() -> None:
 def mark_game_read(user, game: Game) -> int:
     """Opening a game marks its notifications read (so its next "your turn" may be e-mailed)."""
     return services.mark_read(user, topic=topic(game.pk))
+
+
+# --- The player on the game's page -----------------------------------------------------------------
+
+
+def opened(user, game: Game) -> int:
+    """The game's page was opened: its notifications are read (so its next "your turn" may be e-mailed)
+    and the player is present (e-mails held while they are here)."""
+    notifications.presence_due(user.pk)  # the page's first polls need not write it again
+    services.record_presence(user.pk)
+    return services.mark_read(user, topic=topic(game.pk))
+
+
+def polled(user_id: int, *, always: bool = False) -> int | None:
+    """The game's page polled: presence is written at most every SEEN_EVERY; then (or ``always``) the
+    person's unread count for the header, else None (nothing to tell: the poll stays one query)."""
+    due = notifications.presence_due(user_id)
+    if due:
+        services.record_presence(user_id)
+    if due or always:
+        return notifications.unread_count_of(user_id)
+    return None

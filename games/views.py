@@ -16,11 +16,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, rules, services
+from games import notifications as game_notifications
 from games.forms import STAGING_ACTS, GameForm, action_from_post, staged_from_post, wild_from_post
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
@@ -144,7 +146,13 @@ def game_create(request, group, membership):
 @require_GET
 def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
+    game_notifications.opened(request.user, game)  # its notifications read; the player is present
     return _render(request, _context(request, game, services.seats_of(game)))
+
+
+def _unread_badge(user_id: int, unread: int) -> str:
+    """The header's unread count, swapped out of band by the poll (it follows the poll)."""
+    return render_to_string("handsite/_unread_badge.html", {"unread": unread, "oob": True})
 
 
 @_only("GET")
@@ -164,12 +172,18 @@ def game_poll(request, group_slug, game_id):
     if current is None:
         raise Http404
     if current == revision:
-        return HttpResponse(status=204)
+        unread = game_notifications.polled(int(user_id))  # presence, every 30 s: then the header count
+        if unread is None:
+            return HttpResponse(status=204)
+        return HttpResponse(_unread_badge(int(user_id), unread), headers={"HX-Reswap": "none"})
     if not request.user.is_authenticated or request.user.pk != int(user_id):
         raise Http404
     group, _membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    return render(request, "games/play.html#game", _context(request, game, services.seats_of(game)))
+    response = render(request, "games/play.html#game", _context(request, game, services.seats_of(game)))
+    unread = game_notifications.polled(request.user.pk, always=True)
+    response.content += _unread_badge(request.user.pk, unread).encode()
+    return response
 
 
 @_only("POST")

@@ -6,3 +6,27 @@ class HandsiteConfig(AppConfig):
     name = "handsite"
     verbose_name = _("Hand site")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from django.db.models.signals import post_migrate
+
+        post_migrate.connect(sync_site, dispatch_uid="handsite.sync_site")
+
+
+def sync_site(sender, *, using="default", apps=None, **kwargs):
+    """The Sites framework's row follows the settings (SITE_URL's host and port, SITE_NAME), so
+    allauth's e-mails say "[Hand]" and link to the real domain, not "[127.0.0.1:8102]"."""
+    from urllib.parse import urlsplit
+
+    from django.conf import settings
+
+    if apps is None or sender.label != "sites":
+        return
+    try:
+        Site = apps.get_model("sites", "Site")
+    except LookupError:
+        return
+    domain = urlsplit(settings.SITE_URL).netloc or "localhost"
+    Site.objects.using(using).update_or_create(
+        pk=settings.SITE_ID, defaults={"domain": domain[:100], "name": settings.SITE_NAME[:50]}
+    )

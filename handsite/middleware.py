@@ -6,6 +6,8 @@ from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.shortcuts import resolve_url
+from django.utils import timezone
+from django.utils.functional import empty
 from django_htmx.http import HttpResponseClientRedirect
 
 
@@ -31,3 +33,50 @@ class HtmxLoginRedirectMiddleware:
         # The page the person is looking at (same origin only); else the page the request came from.
         next_url = htmx.current_url_abs_path or request.get_full_path()
         return HttpResponseClientRedirect(f"{login_path}?{urlencode({'next': next_url})}")
+
+
+TIME_ZONE_COOKIE = "handsite_tz"
+
+
+class ReaderTimeZoneMiddleware:
+    """Pages show times in the reader's zone: the zone of their settings, carried in a cookie (no
+    query per request; the poll stays one query). The cookie is (re)set when the settings are saved,
+    and after any page that loaded the signed-in person when it is missing or differs from their
+    settings. Before log-in the browser's own zone (site.js writes the cookie from the Intl API)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from handsite import notifications
+
+        name = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+        zone = notifications.zone_named(name) if name in notifications.time_zone_names() else None
+        if zone is not None:
+            timezone.activate(zone)
+        else:
+            timezone.deactivate()
+        response = self.get_response(request)
+        wanted = self.settings_zone(request)
+        if wanted and wanted != name:
+            response.set_cookie(TIME_ZONE_COOKIE, wanted, max_age=60 * 60 * 24 * 365, samesite="Lax")
+        timezone.deactivate()
+        return response
+
+    @staticmethod
+    def settings_zone(request) -> str | None:
+        """The zone of the signed-in person's settings, only if this request loaded them anyway (so
+        the session is loaded too: it remembers the zone; one query per session)."""
+        from handsite import notifications
+
+        wanted = getattr(request, "reader_time_zone", None)
+        user = getattr(request, "user", None)
+        loaded = user is not None and getattr(user, "_wrapped", empty) is not empty
+        if not loaded or not user.is_authenticated:
+            return wanted
+        session = request.session
+        if wanted:
+            session[TIME_ZONE_COOKIE] = wanted
+        elif TIME_ZONE_COOKIE not in session:
+            session[TIME_ZONE_COOKIE] = notifications.preference_of(user.pk).time_zone
+        return session[TIME_ZONE_COOKIE]

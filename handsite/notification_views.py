@@ -3,8 +3,6 @@ time zone, vacation) and the unsubscribe link from e-mails (works without loggin
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from handsite import notifications, services
 from handsite.models import Notification, NotificationPreference
 
-TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime"})
+TIME_ZONES = sorted(notifications.time_zone_names())
 
 
 class PreferenceForm(forms.ModelForm):
@@ -89,7 +87,8 @@ def notification_settings(request):
         if action == "save":
             form = PreferenceForm(request.POST, instance=pref)
             if form.is_valid():
-                services.save_preferences(form)
+                pref = services.save_preferences(form)
+                request.reader_time_zone = pref.time_zone  # the middleware sets the zone's cookie
                 messages.success(request, _("Your notification settings are saved."))
                 return redirect("notification_settings")
         elif action == "vacation":

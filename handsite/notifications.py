@@ -11,6 +11,7 @@ list and one that renders its e-mail, and its digest lines (:func:`register_dige
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -135,6 +136,35 @@ def zone_of(pref: NotificationPreference) -> zoneinfo.ZoneInfo:
     return zone_named(pref.time_zone)
 
 
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones() - {"localtime", "Factory"})
+
+
+COMMON_ZONES = (
+    "Asia/Amman",
+    "Asia/Riyadh",
+    "Asia/Kuwait",
+    "Asia/Dubai",
+    "Asia/Qatar",
+    "Asia/Baghdad",
+    "Asia/Beirut",
+    "Asia/Damascus",
+    "Asia/Jerusalem",
+    "Africa/Cairo",
+    "Europe/London",
+    "Europe/Berlin",
+    "Europe/Istanbul",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Toronto",
+    "Australia/Sydney",
+    "UTC",
+)
+"""Offered first in the zone choice (where these groups of friends mostly live)."""
+
+
 def zone_named(name: str | None) -> zoneinfo.ZoneInfo:
     try:
         return zoneinfo.ZoneInfo(name or "UTC")
@@ -203,6 +233,17 @@ def held_until(
         if until > now:
             return until
     return None
+
+
+def presence_due(user_id: int) -> bool:
+    """Whether the person's presence should be written now (at most every SEEN_EVERY, counted in the
+    cache so that the poll stays one query in between; with the cache down: yes)."""
+    from django.core.cache import cache
+
+    try:
+        return bool(cache.add(f"handsite:seen:{user_id}", 1, timeout=int(SEEN_EVERY.total_seconds())))
+    except Exception:  # Redis down: write presence (a query more per poll, e-mails still held)
+        return True
 
 
 def grace_period() -> dt.timedelta:
@@ -345,7 +386,11 @@ def digest_waiting(user_id: int) -> bool:
 
 
 def unread_count(user) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+    return unread_count_of(user.pk)
+
+
+def unread_count_of(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
 def notifications_of(user, limit: int = 100):

@@ -6,7 +6,9 @@ The variables that matter are listed in README.md ("Configuration").
 
 import os
 import tempfile
+from email.utils import formataddr
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -44,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.sites",  # its domain and name follow SITE_URL and SITE_NAME (handsite/apps.py)
     "django.forms",
     "allauth",
     "allauth.account",
@@ -58,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (a cookie, no query)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -293,8 +297,15 @@ SITE_URL = env_url(
     "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}",
     ("http", "https"),
 )
-# The site's name: in every e-mail's subject and sender, and the Sites framework's name.
+# The site's name: in every e-mail's subject and sender, and the Sites framework's name (the domain is
+# SITE_URL's; both are written to the Site row after every migrate).
 SITE_NAME = env_str("SITE_NAME", "Hand")
+SITE_ID = 1
+if "DEFAULT_FROM_EMAIL" not in os.environ:  # "Hand <noreply@hand.example.com>"
+    _host = urlsplit(SITE_URL).hostname or "localhost"
+    _host = "localhost" if _host.replace(".", "").isdigit() or ":" in _host else _host
+    DEFAULT_FROM_EMAIL = formataddr((SITE_NAME, f"noreply@{_host}"))
+    SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Vacation days a year during which a player's deadlines are paused.
 HANDSITE_VACATION_DAYS_PER_YEAR = env_int("HANDSITE_VACATION_DAYS_PER_YEAR", 21, minimum=0, maximum=366)
 # A "your turn" e-mail waits while the player is on the site, and this long after they were last seen.
