@@ -50,6 +50,7 @@ class GameForm(forms.Form):
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
         variant_data = engine.HAND_VARIANTS[self.variant_slug]
+        self.variant_name = _(variant_data.name)
         self.option_names = []
         for option in variant_data.options:
             name = f"opt_{option.name}"

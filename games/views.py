@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, services
+from games import board, engine, rules, services
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
@@ -295,3 +295,24 @@ def game_replay(request, group, membership, game_id):
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+@require_GET
+def rules_page(request, slug):
+    """The rules of one rule set in players' words; public. ``?game=<id>`` adds that game's option
+    values, for a member of the game's group only: for anybody else the page is the plain rules page,
+    so it tells nothing about a game they are not in (not even that it exists)."""
+    if slug not in engine.VARIANTS:
+        raise Http404
+    context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
+    game_id = request.GET.get("game", "")
+    if request.user.is_authenticated and game_id.isdigit() and len(game_id) <= 12:
+        game = (
+            Game.objects.select_related("group")
+            .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)
+            .first()
+        )
+        if game is not None:
+            context["game"] = game
+            context["game_options"] = rules.option_rows(engine.VARIANTS[slug], game.options)
+    return render(request, "games/rules.html", context)
