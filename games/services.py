@@ -544,7 +544,9 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
     if _turn_key(state) != previous_turn or previous_turn is None:
         actor = next((m.seat for m in result.moves if m.kind == MoveKind.PLAYER), None)
         returned = actor is not None and previous_turn is not None and state.current == actor
-        _on_turn_change(game, previous_turn, result.events, state=state, returned_to_actor=returned)
+        _on_turn_change(
+            game, previous_turn, result.events, state=state, returned_to_actor=returned, seats=result.seats
+        )
     game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
 
 
@@ -552,7 +554,13 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
 
 
 def _on_turn_change(
-    game: Game, previous_turn: tuple | None, events: list[dict], *, state, returned_to_actor: bool = False
+    game: Game,
+    previous_turn: tuple | None,
+    events: list[dict],
+    *,
+    state,
+    returned_to_actor: bool = False,
+    seats: list[Seat] = (),
 ) -> None:
     """The turn passed to another seat (or to the same seat in a new deal), the game started or ended.
 
@@ -563,7 +571,7 @@ def _on_turn_change(
     ``returned_to_actor``: the turn came back to the person whose own move started this write (only
     bots moved in between), who is on the page; reminders and the deadline still apply.
     """
-    from games import deadlines  # imported here: deadlines uses this module
+    from games import notifications  # imported here: it imports handsite.services
 
     now = timezone.now()
     game.paused_until = None
@@ -581,7 +589,7 @@ def _on_turn_change(
     game.next_reminder_at = now
     if returned_to_actor:
         return  # only bots moved since this player's own move: they are on the page, no "your turn"
-    deadlines.turn_began(game, now=now)  # the "your turn" outbox row, in this transaction
+    notifications.turn_began(game, seats, now=now)  # the "your turn" outbox row, in this transaction
 
 
 def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
