@@ -65,7 +65,7 @@ class ReaderTimeZoneMiddleware:
 
     @staticmethod
     def settings_zone(request) -> str | None:
-        """The zone of the signed-in person's settings, only if this request loaded them anyway (so
+        """The zone of the signed-in person's settings, only on a full page that loaded them anyway (so
         the session is loaded too: it remembers the zone; one query per session)."""
         from handsite import notifications
 
@@ -74,6 +74,8 @@ class ReaderTimeZoneMiddleware:
         loaded = user is not None and getattr(user, "_wrapped", empty) is not empty
         if not loaded or not user.is_authenticated:
             return wanted
+        if not wanted and (request.method != "GET" or getattr(request, "htmx", False)):
+            return None  # full pages only: moves and fragments cost no query for it
         session = request.session
         if wanted:
             session[TIME_ZONE_COOKIE] = wanted
