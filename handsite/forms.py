@@ -1,6 +1,8 @@
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from handsite.i18n import LANGUAGE_CHOICES, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
 
 
@@ -13,16 +15,34 @@ class SignupExtraForm(forms.Form):
         required=False,
         help_text=_("The name other players see."),
     )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=LANGUAGE_CHOICES,
+        required=False,
+        help_text=_("Pages and e-mails for you are in this language."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Proposed: the language the page is shown in (the browser's, or the one picked in the footer).
+        self.fields["language"].initial = supported(translation.get_language()) or "en"
 
     def signup(self, request, user):
         user.display_name = self.cleaned_data.get("display_name", "").strip()
-        user.save(update_fields=["display_name"])
+        user.language = supported(self.cleaned_data.get("language")) or proposed_language(request)
+        user.save(update_fields=["display_name", "language"])
 
 
 class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=LANGUAGE_CHOICES,
+        help_text=_("Pages and e-mails for you are in this language."),
+    )
+
     class Meta:
         model = User
-        fields = ["display_name"]
+        fields = ["display_name", "language"]
 
 
 class GroupForm(forms.ModelForm):

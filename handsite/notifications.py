@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from handsite.i18n import language_of
 from handsite.links import absolute_url
 from handsite.models import Notification, NotificationKind, NotificationPreference, NotificationState
 
@@ -365,7 +366,7 @@ def render_email(notification: Notification, pref: NotificationPreference, now: 
             link=absolute_url(game.get_absolute_url()) if game else absolute_url("/"),
             deadline=_local(game.deadline_at, zone) if game else None,
         )
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(language_of(user)):  # the reader's language, whoever made the move
         subject = " ".join(render_to_string("handsite/email/notification_subject.txt", context).split())
         text = render_to_string("handsite/email/notification_body.txt", context)
         html = render_to_string("handsite/email/notification_body.html", context)

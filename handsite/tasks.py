@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from handsite import notifications, services
+from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import Invitation
 
@@ -62,7 +63,8 @@ def send_invitation_email(self, invitation_id: int) -> bool:
         "inviter": invitation.created_by,
         "link": absolute_url(invitation.get_absolute_url()),
     }
-    with translation.override(translation.get_language() or "en"):
+    # The invited person's language if they have an account, else the inviter's.
+    with translation.override(language_for_address(invitation.email, invitation.created_by)):
         subject = render_to_string("handsite/email/invitation_subject.txt", context).strip()
         body = render_to_string("handsite/email/invitation_body.txt", context)
     try:
