@@ -24,6 +24,7 @@ from games import board, engine, services
 from games.forms import STAGING_ACTS, GameForm, action_from_post, staged_from_post, wild_from_post
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
+from handsite.i18n import language_from_cookie
 
 POLL_SALT = "games.poll"
 
@@ -147,6 +148,7 @@ def game_play(request, group, membership, game_id):
     return _render(request, _context(request, game, services.seats_of(game)))
 
 
+@language_from_cookie  # answers before reading the session: the language cookie is the person's
 @_only("GET")
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``

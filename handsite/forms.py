@@ -2,7 +2,7 @@ from django import forms
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from handsite.i18n import LANGUAGE_CHOICES, proposed_language, supported
+from handsite.i18n import LANGUAGE_CHOICES, language_of, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
 
 
@@ -37,12 +37,17 @@ class ProfileForm(forms.ModelForm):
     language = forms.ChoiceField(
         label=_("Language"),
         choices=LANGUAGE_CHOICES,
+        required=False,
         help_text=_("Pages and e-mails for you are in this language."),
     )
 
     class Meta:
         model = User
         fields = ["display_name", "language"]
+
+    def clean_language(self):
+        """Left out of the POST: the person's language stays as it is."""
+        return self.cleaned_data["language"] or language_of(self.instance)
 
 
 class GroupForm(forms.ModelForm):

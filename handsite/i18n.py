@@ -59,9 +59,19 @@ def remember_language(user, code: str) -> None:
         user._meta.model.objects.filter(pk=user.pk).update(language=code)
 
 
+def language_from_cookie(view):
+    """Marks a view that must not read the session or the user before it answers (the play page's
+    one-query poll): its pages use the language cookie, which the middleware keeps equal to the
+    person's language."""
+    view.language_from_cookie = True
+    return view
+
+
 class UserLanguageMiddleware:
     """Every page of a logged-in person in their own language. A person who has none yet (an account
     from before languages were stored) gets the one their browser asks for, saved on their first visit.
+    The language cookie is kept equal to it, so pages that do not look at the person (see
+    ``language_from_cookie``) and pages after logging out are in it too.
 
     Goes after AuthenticationMiddleware (and so after LocaleMiddleware)."""
 
@@ -69,6 +79,21 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        response = self.get_response(request)
+        code = getattr(request, "_user_language", None)
+        stale = code and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != code
+        if stale and settings.LANGUAGE_COOKIE_NAME not in response.cookies:  # a choice made now wins
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                code,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE or "Lax",
+            )
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if getattr(view_func, "language_from_cookie", False):
+            return None
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             if not supported(user.language):
@@ -76,7 +101,8 @@ class UserLanguageMiddleware:
             code = language_of(user)
             translation.activate(code)
             request.LANGUAGE_CODE = code
-        return self.get_response(request)
+            request._user_language = code
+        return None
 
 
 def set_language(request):

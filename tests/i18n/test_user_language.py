@@ -127,3 +127,13 @@ def test_an_arabic_reader_gets_the_turn_email_in_arabic_when_an_english_player_m
     message = next(m for m in mail.outbox if m.to == [reader.email])
     html = message.alternatives[0][0]
     assert '<html lang="ar" dir="rtl">' in html
+
+
+def test_the_language_cookie_follows_the_persons_language(client, member):
+    member.language = "ar"
+    member.save()
+    client.force_login(member)
+    response = client.get(reverse("home"))
+    assert response.cookies["django_language"].value == "ar"
+    # Pages that answer without reading the session (the play page's poll) use the cookie.
+    assert client.cookies["django_language"].value == "ar"
