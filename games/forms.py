@@ -54,12 +54,15 @@ class GameForm(forms.Form):
         for option in variant_data.options:
             name = f"opt_{option.name}"
             label = _(option.label)
+            help_text = _(option.help) if option.help else ""
             if option.kind == "bool":
-                self.fields[name] = forms.BooleanField(label=label, required=False, initial=option.default)
+                self.fields[name] = forms.BooleanField(
+                    label=label, required=False, initial=option.default, help_text=help_text
+                )
             else:
                 choices = [(value, str(value)) for value in option.choices]
                 self.fields[name] = forms.TypedChoiceField(
-                    label=label, choices=choices, coerce=int, initial=option.default
+                    label=label, choices=choices, coerce=int, initial=option.default, help_text=help_text
                 )
             self.option_names.append(name)
 

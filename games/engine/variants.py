@@ -102,10 +102,11 @@ def _hand_options(
                     "When the stock runs out, shuffle the discard pile (all but its top card) "
                     "into a new stock"
                 ),
-                False,
+                True,
                 help=_(
-                    "Off (the rule as written): the deal is void when the stock runs low. With 3 or 5 "
-                    "players nearly every deal ends that way before anybody may announce."
+                    "On by default: without it, with 3 or 5 players nearly every deal would end void "
+                    "before anybody may announce. Off is the rule as written: the deal is void when the "
+                    "stock runs low."
                 ),
             )
         )

@@ -3,6 +3,8 @@ card) is shuffled into a new stock instead of the deal being void (docs/rules.md
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.engine import InvalidOptions, apply, bot_action, dumps, new_game, replay, validate_options
@@ -23,15 +25,15 @@ def _reshuffle_rig(rig, *, discard="3D 4D 6D 7D 8D 10D KC", stock="3H 4H 6C", op
     )
 
 
-def test_reshuffle_discards_is_a_kuwaiti_option_and_off_by_default():
-    assert validate_options("kuwaiti", 3)["reshuffle_discards"] is False
-    assert validate_options("kuwaiti", 5, {"reshuffle_discards": True})["reshuffle_discards"] is True
+def test_reshuffle_discards_is_a_kuwaiti_option_and_on_by_default():
+    assert validate_options("kuwaiti", 3)["reshuffle_discards"] is True
+    assert validate_options("kuwaiti", 5, {"reshuffle_discards": False})["reshuffle_discards"] is False
     with pytest.raises(InvalidOptions, match="no option called"):
         validate_options("classic", 3, {"reshuffle_discards": True})
 
 
 def test_without_the_option_a_kuwaiti_deal_is_void_when_the_stock_runs_out(rig):
-    game = _reshuffle_rig(rig, options={})
+    game = _reshuffle_rig(rig, options={"reshuffle_discards": False})
     events = apply(game, 0, {"type": "discard", "card": ids(game, 0, "9C")[0]})
     assert [e["type"] for e in events][:3] == ["discarded", "stock_exhausted", "deal_ended"]
     assert events[2]["void"]
@@ -96,7 +98,7 @@ def _bot_deal(players, options, seed):
 
 
 def test_three_player_kuwaiti_deals_reach_an_announcement_with_the_option_and_not_without():
-    without = [_bot_deal(3, {}, seed)[0] for seed in range(6)]
+    without = [_bot_deal(3, {"reshuffle_discards": False}, seed)[0] for seed in range(6)]
     with_option = [_bot_deal(3, {"reshuffle_discards": True}, seed) for seed in range(6)]
     assert all(game.records[0].score.void for game in without)
     finished = [seen for game, _log, seen in with_option if not game.records[0].score.void]
@@ -109,3 +111,20 @@ def test_a_deal_with_reshuffles_replays_to_the_same_state():
     game, log, seen = _bot_deal(5, {"reshuffle_discards": True}, 1)
     assert "stock_reshuffled" in seen
     assert dumps(replay("kuwaiti", {"reshuffle_discards": True}, 5, 1, log)) == dumps(game)
+
+
+def test_a_game_created_before_the_default_changed_keeps_its_frozen_option_off(rig):
+    """Options are frozen when a game is created: a saved game whose options say off (or lack the key,
+    from before the option existed) still voids the deal when the stock runs out, after loading."""
+    from games.engine import loads
+
+    game = _reshuffle_rig(rig, options={"reshuffle_discards": False})
+    for stored_options in ({"reshuffle_discards": False}, {"deals": 7, "tie_break": True}):
+        data = json.loads(dumps(game))
+        data["options"] = {**data["options"], **stored_options}
+        if "reshuffle_discards" not in stored_options:
+            del data["options"]["reshuffle_discards"]
+        loaded = loads(json.dumps(data))
+        events = apply(loaded, 0, {"type": "discard", "card": ids(loaded, 0, "9C")[0]})
+        assert [e["type"] for e in events][:3] == ["discarded", "stock_exhausted", "deal_ended"]
+        assert events[2]["void"]

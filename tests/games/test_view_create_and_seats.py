@@ -108,3 +108,24 @@ def test_the_replay_steps_through_a_finished_game_only(client, owner, start_game
     assert "Move 5 of" in response.content.decode()
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Final standings" in page
+
+
+def test_the_kuwaiti_form_ticks_the_reshuffle_by_default_and_says_why(client, owner):
+    client.force_login(owner)
+    page = client.get(reverse("games:new", args=["thursday-hand"]), {"variant": "kuwaiti"}).content.decode()
+    box = page[
+        page.index('name="opt_reshuffle_discards"') - 200 : page.index('name="opt_reshuffle_discards"') + 200
+    ]
+    assert "checked" in box
+    assert "On by default: without it, with 3 or 5 players nearly every deal would end void" in page
+
+
+def test_a_kuwaiti_game_created_with_the_reshuffle_off_keeps_it_off_when_dealt(owner, member, start_game):
+    """Options are frozen at creation: a game created while the default was off deals with it off."""
+    from games import services
+
+    game = start_game([owner, member, "bot"], variant="kuwaiti", options={"reshuffle_discards": False})
+    services.accept_seat(game_id=game.pk, user=member)
+    game.refresh_from_db()
+    assert game.options["reshuffle_discards"] is False
+    assert services.load_state(game).options["reshuffle_discards"] is False
