@@ -24,8 +24,6 @@ names a card the player may not see) or our own sentences (which name none).
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -33,10 +31,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
-from django.db.models import OuterRef, StringAgg, Subquery, TextField, Value
-from django.db.models.functions import Cast, JSONObject
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop  # MoveRefused translates these (engine errors)
 
@@ -45,7 +40,7 @@ from games.engine import actions as engine_actions
 from games.engine.bot import worst_card
 from games.engine.melds import face_text
 from games.models import Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
-from handsite.models import Membership, User
+from handsite.models import Membership
 
 log = logging.getLogger(__name__)
 
@@ -112,80 +107,30 @@ def seat_of(seats: list[Seat], user) -> Seat | None:
     return next((seat for seat in seats if seat.user_id is not None and seat.user_id == user_id), None)
 
 
-def _seat_rows():
-    """A subquery: the game's seats (with each player's name fields) as text, ``{...},{...}``, so the
-    locking query brings them along (one query for the game, the membership check and the seats)."""
-    row = JSONObject(
-        id="pk",
-        number="number",
-        user_id="user_id",
-        bot="bot",
-        accepted_at="accepted_at",
-        display_name="user__display_name",
-        email="user__email",
-        username="user__username",
-    )
-    return Subquery(
-        Seat.objects.filter(game=OuterRef("pk"))
-        .order_by()
-        .values("game")
-        .annotate(rows=StringAgg(Cast(row, TextField()), delimiter=Value(",")))
-        .values("rows")[:1],
-        output_field=TextField(),
-    )
-
-
-def _seats_from_rows(game: Game, text: str | None) -> list[Seat]:
-    """Seat objects (users with their name fields only) from :func:`_seat_rows`' text."""
-    seats = []
-    for row in json.loads(f"[{text or ''}]"):
-        user = None
-        if row["user_id"] is not None:
-            user = User(
-                pk=row["user_id"],
-                display_name=row["display_name"] or "",
-                email=row["email"] or "",
-                username=row["username"] or "",
-            )
-            user._state.adding, user._state.db = False, game._state.db
-        accepted = row["accepted_at"]
-        if isinstance(accepted, str):
-            accepted = parse_datetime(accepted.replace(" ", "T"))
-            if accepted is not None and timezone.is_naive(accepted):
-                accepted = timezone.make_aware(accepted, dt.UTC)
-        seat = Seat(
-            pk=row["id"],
-            game=game,
-            number=row["number"],
-            user=user,
-            bot=bool(row["bot"]),
-            accepted_at=accepted,
-        )
-        seat._state.adding, seat._state.db = False, game._state.db
-        seats.append(seat)
-    return sorted(seats, key=lambda seat: seat.number)
-
-
 def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> tuple[Game, list[Seat]]:
-    """The game row, locked until the transaction ends, and its seats. With ``user``: only if they are
-    in its group. ONE query: the membership check is a join, the seats a subquery."""
-    filters: dict = {"pk": game_id}
+    """The game row, locked until the transaction ends, and its seats with their players. With ``user``:
+    only if they are in its group. ONE query: the seats with their game (locked: ``FOR UPDATE OF`` the
+    game's table alone, so the LEFT JOIN to a bot seat's missing user is never locked), the game's group
+    and the membership check as joins. Every game has its seats from creation on."""
+    filters: dict = {"game_id": game_id}
     if group_slug is not None:
-        filters["group__slug"] = group_slug
+        filters["game__group__slug"] = group_slug
     if user is not None:
         if not getattr(user, "is_authenticated", False):
             raise GameNotFound
-        filters["group__memberships__user"] = user
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("group")
-        .annotate(seat_rows=_seat_rows())
+        filters["game__group__memberships__user"] = user
+    seats = list(
+        Seat.objects.select_for_update(of=("game",))
+        .select_related("game__group", "user")
         .filter(**filters)
-        .first()
+        .order_by("number")
     )
-    if game is None:
+    if not seats:
         raise GameNotFound
-    return game, _seats_from_rows(game, game.seat_rows)
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one Game object shared by every seat (select_related made one per row)
+    return game, seats
 
 
 # --- Starting a game ---------------------------------------------------------------------------

@@ -1,9 +1,17 @@
 from django import forms
+from django.forms.renderers import TemplatesSetting
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from handsite.i18n import LANGUAGE_CHOICES, language_of, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
+
+
+class SiteFormRenderer(TemplatesSetting):
+    """FORM_RENDERER: ``{{ form }}`` renders templates/forms/form.html (every error listed at the top, then
+    the fields). Pages that lay fields out by hand include templates/forms/errors.html."""
+
+    form_template_name = "forms/form.html"
 
 
 class SignupExtraForm(forms.Form):

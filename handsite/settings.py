@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",
     "allauth",
     "allauth.account",
     "django_htmx",
@@ -83,6 +84,8 @@ TEMPLATES = [
         },
     },
 ]
+
+FORM_RENDERER = "handsite.forms.SiteFormRenderer"  # {{ form }} lists every error at the top
 
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = env_url(
