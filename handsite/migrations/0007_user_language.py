@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("handsite", "0003_user_pending_invitation"),
+        ("handsite", "0006_notification_without_game"),
     ]
 
     operations = [
