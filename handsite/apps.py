@@ -6,3 +6,10 @@ class HandsiteConfig(AppConfig):
     name = "handsite"
     verbose_name = _("Hand site")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from django.core.signals import request_finished
+
+        from handsite.i18n import forget_request_language
+
+        request_finished.connect(forget_request_language, dispatch_uid="handsite.forget_request_language")

@@ -112,3 +112,10 @@ def set_language(request):
     if request.method == "POST" and request.user.is_authenticated:
         remember_language(request.user, request.POST.get("language", ""))
     return response
+
+
+def forget_request_language(**kwargs):
+    """At the end of each request (request_finished): the thread goes back to the site's language, so
+    a person's Arabic (set by LocaleMiddleware or UserLanguageMiddleware) never leaks into whatever the
+    thread does next."""
+    translation.deactivate()

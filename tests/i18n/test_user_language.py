@@ -4,6 +4,7 @@ every e-mail they receive, whoever's action sent it."""
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils import translation
 
 from handsite.i18n import language_for_address, language_of
 from handsite.models import User
@@ -137,3 +138,11 @@ def test_the_language_cookie_follows_the_persons_language(client, member):
     assert response.cookies["django_language"].value == "ar"
     # Pages that answer without reading the session (the play page's poll) use the cookie.
     assert client.cookies["django_language"].value == "ar"
+
+
+def test_a_request_in_arabic_leaves_the_thread_in_the_sites_language(client, member, settings):
+    member.language = "ar"
+    member.save()
+    client.force_login(member)
+    assert ARABIC_PAGE in client.get(reverse("home")).text
+    assert translation.get_language() == settings.LANGUAGE_CODE
