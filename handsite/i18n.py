@@ -53,7 +53,7 @@ def proposed_language(request) -> str:
 
 
 def remember_language(user, code: str) -> None:
-    code = supported(code)
+    code = supported(code) or settings.LANGUAGE_CODE
     if code and user.language != code:
         user.language = code
         user._meta.model.objects.filter(pk=user.pk).update(language=code)
@@ -112,6 +112,12 @@ def set_language(request):
     if request.method == "POST" and request.user.is_authenticated:
         remember_language(request.user, request.POST.get("language", ""))
     return response
+
+
+def propose_at_login(sender, request, user, **kwargs):
+    """user_logged_in: a person who has no language yet gets the one their browser asks for (once)."""
+    if not supported(getattr(user, "language", "")):
+        remember_language(user, proposed_language(request) if request is not None else "")
 
 
 def forget_request_language(**kwargs):

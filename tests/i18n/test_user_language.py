@@ -44,9 +44,19 @@ def test_a_new_person_keeps_the_language_they_signed_up_with(client):
     assert ARABIC_PAGE in client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").text
 
 
-def test_a_person_without_a_language_gets_the_browsers_on_their_first_visit(client, member):
+def test_a_person_without_a_language_gets_the_browsers_when_they_log_in(client, member):
     assert member.language == ""
+    client.post(
+        reverse("account_login"), {"login": member.email, "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="ar"
+    )
+    member.refresh_from_db()
+    assert member.language == "ar"
+    assert ARABIC_PAGE in client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").text
+
+
+def test_a_session_from_before_languages_gets_the_browsers_on_its_next_visit(client, member):
     client.force_login(member)
+    type(member).objects.filter(pk=member.pk).update(language="")
     assert ARABIC_PAGE in client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="ar").text
     member.refresh_from_db()
     assert member.language == "ar"
