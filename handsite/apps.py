@@ -8,8 +8,14 @@ class HandsiteConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from django.contrib.auth.signals import user_logged_in
+        from django.core.signals import request_finished
         from django.db.models.signals import post_migrate
 
+        from handsite.i18n import forget_request_language, propose_at_login
+
+        user_logged_in.connect(propose_at_login, dispatch_uid="handsite.propose_at_login")
+        request_finished.connect(forget_request_language, dispatch_uid="handsite.forget_request_language")
         post_migrate.connect(sync_site, dispatch_uid="handsite.sync_site")
 
 
