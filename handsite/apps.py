@@ -17,6 +17,9 @@ class HandsiteConfig(AppConfig):
         user_logged_in.connect(propose_at_login, dispatch_uid="handsite.propose_at_login")
         request_finished.connect(forget_request_language, dispatch_uid="handsite.forget_request_language")
         post_migrate.connect(sync_site, dispatch_uid="handsite.sync_site")
+        from handsite.zones import adopt_at_login
+
+        user_logged_in.connect(adopt_at_login, dispatch_uid="handsite.adopt_time_zone")
 
 
 def sync_site(sender, *, using="default", apps=None, **kwargs):

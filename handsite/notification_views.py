@@ -8,19 +8,21 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
 
-from handsite import notifications, services
+from handsite import notifications, services, timefmt
 from handsite.models import Notification, NotificationPreference
-
-TIME_ZONES = sorted(notifications.time_zone_names())
+from handsite.zones import ZoneField
 
 
 class PreferenceForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(label=gettext_lazy("Your time zone"), choices=[(z, z) for z in TIME_ZONES])
+    time_zone = ZoneField(propose=True)
 
     class Meta:
         model = NotificationPreference
@@ -115,6 +117,24 @@ def notification_settings(request):
         "allowance": notifications.vacation_allowance(),
     }
     return render(request, "handsite/notifications_settings.html", context)
+
+
+@login_required
+@require_POST
+def set_time_zone(request):
+    """One tap: show times in the zone the browser proposed (site.js, Intl API)."""
+    name = request.POST.get("time_zone", "")[:64]
+    if name in notifications.time_zone_names():
+        services.set_time_zone(request.user, name)
+        request.reader_time_zone = name  # the middleware sets the zone's cookie
+        label = timefmt.zone_label(notifications.zone_named(name))
+        messages.success(request, _("Times are now shown in %(zone)s time.") % {"zone": label})
+    else:
+        messages.error(request, _("That is not a time zone. Choose one in your reminder settings."))
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("home")
+    return redirect(target)
 
 
 @csrf_exempt  # one-click unsubscribe (RFC 8058) posts from the mail client; the signed token is the proof

@@ -316,6 +316,19 @@ def set_time_zone(user, name: str) -> NotificationPreference:
     return pref
 
 
+def adopt_time_zone(user, name: str) -> bool:
+    """A person without preferences yet (just signed up, or never opened the settings) takes the zone
+    their browser proposed. Returns whether it was adopted."""
+    if NotificationPreference.objects.filter(user=user).exists():
+        return False
+    try:
+        with transaction.atomic():
+            NotificationPreference.objects.create(user=user, time_zone=name)
+    except IntegrityError:
+        return False
+    return True
+
+
 def record_presence(user_id: int, now: datetime.datetime | None = None) -> bool:
     """The person is on the site (their page polled, or they acted): e-mails that are held while
     they are present wait. One conditional UPDATE, written at most every SEEN_EVERY."""

@@ -24,6 +24,7 @@ urlpatterns = [
         "notifications/<int:notification_id>/", notification_views.notification_open, name="notification_open"
     ),
     path("notifications/settings/", notification_views.notification_settings, name="notification_settings"),
+    path("notifications/time-zone/", notification_views.set_time_zone, name="set_time_zone"),
     path(
         "notifications/unsubscribe/<str:token>/",
         notification_views.unsubscribe,

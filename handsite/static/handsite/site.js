@@ -15,3 +15,40 @@ document.addEventListener("click", async (event) => {
   button.textContent = button.dataset.copied || label;
   setTimeout(() => { button.textContent = label; }, 2000);
 });
+
+// Time zone: the browser's zone (Intl API) is proposed and set with one tap. Signed in: a bar offers it
+// when the page's zone differs (once per zone: "No, thanks" remembers). Fields marked
+// data-browser-zone (sign-up, settings) are filled with it when empty. Before log-in, the cookie the
+// server reads is set to it, so pages show the visitor's own time.
+(() => {
+  let zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch {
+    return;
+  }
+  if (!zone) return;
+  const cookie = (name) => {
+    const found = document.cookie.split("; ").find((part) => part.startsWith(`${name}=`));
+    return found ? found.slice(name.length + 1).replaceAll('"', "") : "";
+  };
+  const remember = (name, value) => {
+    document.cookie = `${name}=${value}; path=/; max-age=31536000; samesite=lax`;  // zone names are cookie-safe
+  };
+  document.querySelectorAll("input[data-browser-zone]").forEach((input) => {
+    if (!input.value) input.value = zone;
+  });
+  const offer = document.querySelector("[data-zone-offer]");
+  if (!offer) {
+    if (!cookie("handsite_tz")) remember("handsite_tz", zone);
+    return;
+  }
+  if (offer.dataset.current === zone || cookie("handsite_tz_declined") === zone) return;
+  offer.querySelector("[name=time_zone]").value = zone;
+  offer.querySelector("[data-zone-label]").textContent = zone.split("/").pop().replaceAll("_", " ");
+  offer.hidden = false;
+  offer.querySelector("[data-zone-dismiss]").addEventListener("click", () => {
+    remember("handsite_tz_declined", zone);
+    offer.hidden = true;
+  });
+})();
