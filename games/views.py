@@ -112,7 +112,6 @@ def _context(
         + f"&sort={_sort(request)}",
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
-        "rules_url": reverse("games:rules", args=[game.variant]) + f"?game={game.pk}",
     }
     if game.state is not None:
         state = state or services.load_state(game)
@@ -133,6 +132,7 @@ def _context(
         )
         context["panels"] = _panels(context["board"])
         context.update(_staged(staged, state, viewer))
+        context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
 
 
