@@ -174,7 +174,9 @@ def game_create(request, group, membership):
 @require_GET
 def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    return _render(request, _context(request, game, services.seats_of(game)))
+    context = _context(request, game, services.seats_of(game))
+    context["can_end"] = membership.can_manage and game.status == GameStatus.ACTIVE
+    return _render(request, context)
 
 
 def _small_number(text: str, digits: int) -> int | None:
@@ -251,7 +253,8 @@ def game_move(request, group_slug, game_id):
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
-    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game."""
+    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game. In
+    play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
     number = _small_number(request.POST.get("number", ""), 2)
@@ -266,6 +269,8 @@ def game_seat(request, group_slug, game_id):
             game_id=game_id, actor=request.user, number=number, group_slug=group.slug
         ),
         "cancel": lambda: services.cancel_game(game_id=game_id, actor=request.user, group_slug=group.slug),
+        "leave": lambda: services.leave_game(game_id=game_id, user=request.user, group_slug=group.slug),
+        "end": lambda: services.end_game(game_id=game_id, actor=request.user, group_slug=group.slug),
     }
     error = None
     try:
@@ -355,7 +360,8 @@ def rules_page(request, slug):
 def game_log(request, group, membership, game_id):
     """Every move of the game, newest first, a page at a time (only that page's rows are read)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    names = {seat.number: seat.name for seat in services.seats_of(game)}
+    seats = services.seats_of(game)
+    names = {seat.number: seat.name for seat in seats}
     number = _small_number(request.GET.get("page", ""), 6) or 1
-    log = movelog.page(game, names, number)
+    log = movelog.page(game, names, number, seats)
     return render(request, "games/log.html", {"group": group, "game": game, "log": log})
