@@ -189,6 +189,7 @@ def page(game: Game, names: dict[int, str], number: int, seats=()) -> LogPage:
             "<em>{}</em>", _("{name} ended the game early; it is not scored.").format(name=ender)
         )
         deals.append({"number": None, "lines": [{"seq": "", "line": line, "when": game.finished_at}]})
+
     def note(seat):
         if not deals:
             deals.append({"number": None, "lines": []})
