@@ -292,6 +292,10 @@ def game_seat(request, group_slug, game_id):
     return redirect(game)
 
 
+REPLAY_SPEEDS = ("0.5", "1", "2")
+"""Seconds between moves when the replay plays on by itself (``?play=1``)."""
+
+
 @group_view
 @require_GET
 def game_replay(request, group, membership, game_id):
@@ -300,8 +304,11 @@ def game_replay(request, group, membership, game_id):
     if game.status != GameStatus.FINISHED:
         raise Http404
     seats = services.seats_of(game)
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action"))
+    rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
+    moves = [(seat, action) for seat, action, _deal in rows]
     step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
+    speed = request.GET.get("play", "")
+    speed = speed if speed in REPLAY_SPEEDS else None
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
     names = {seat.number: seat.name for seat in seats}
     hands = [
@@ -317,6 +324,15 @@ def game_replay(request, group, membership, game_id):
         }
         for tm in state.deal.melds
     ]
+    starts: dict[int, int] = {}  # deal (0-based) -> the step at which it starts
+    for index, (_seat, _action, deal) in enumerate(rows):
+        if deal is not None and deal not in starts:
+            starts[deal] = index
+    deals = [{"number": deal + 1, "step": start} for deal, start in sorted(starts.items())]
+    results = [
+        {"number": n + 1, "points": list(record.score.points_by_seat()), "void": record.score.void}
+        for n, record in enumerate(state.records)
+    ]
     context = {
         "group": group,
         "game": game,
@@ -329,6 +345,11 @@ def game_replay(request, group, membership, game_id):
         if state.deal.discard
         else None,
         "deal_number": state.deal.number + 1,
+        "deals": deals,
+        "results": results,
+        "names": [names[n] for n in range(state.players)],
+        "speed": speed,
+        "speeds": REPLAY_SPEEDS,
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
