@@ -51,7 +51,8 @@ def table(browser, live_server, log_in):
         if language != "en":
             context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
         page = context.new_page()
-        log_in(page, amira)
+        log_in(page, amira)  # (logging in stores a language on the person: set theirs after it)
+        type(amira).objects.filter(pk=amira.pk).update(language=language)
         page.goto(game.get_absolute_url())
         return page
 
