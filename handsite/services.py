@@ -273,7 +273,7 @@ def send_invitation_email(invitation_id: int) -> bool:
         "group": invitation.group,
         "inviter": invitation.created_by,
         "link": absolute_url(invitation.get_absolute_url()),
-        "site_name": settings.SITE_NAME,
+        "site_name": notifications.site_name(),
     }
     # The invited person's language if they have an account, else the inviter's.
     with translation.override(language_for_address(invitation.email, invitation.created_by)):
