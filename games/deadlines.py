@@ -10,8 +10,9 @@ finds the due ones every minute with an indexed scan (the partial indexes ``game
 - :func:`plan` (reminder scan) writes reminder and low-time notifications when due and sets the next
   ``next_reminder_at``; quiet hours push it to their end; a player on vacation has the deadline paused
   (pushed back by the vacation) and ``paused_until`` set, which the play page shows.
-- :func:`expire` (deadline scan) applies the game's timeout rule through ``services.timeout_move`` — a
-  normal logged move — and tells the player.
+- The deadline scan is ``services.expire_due``: a batch of due games in one transaction with a constant
+  number of queries; it applies each game's timeout rule (a normal logged move) and tells the player,
+  or pauses the deadline of a player on vacation (:func:`pause_for_vacation`).
 
 These functions write only the scheduling columns (``deadline_at``, ``next_reminder_at``,
 ``paused_until``, ``revision``), under the same row lock games.services takes; moves stay in services.
@@ -25,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services
-from games.models import DEADLINE_SCAN, Game, GameStatus, Seat, TimeoutRule
+from games.models import DEADLINE_SCAN, Game, GameStatus, Seat
 from handsite import notifications
 from handsite.models import NotificationKind
 
@@ -81,49 +82,83 @@ def _turn_player(game: Game) -> Seat | None:
     return seat
 
 
-@transaction.atomic
-def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
-    """Write what is due for the current turn and set the game's next reminder time. Idempotent (the
-    notifications' unique key); returns the new ``next_reminder_at``."""
-    now = now or timezone.now()
-    game = _locked(game_id)
-    if game is None:
-        return None
+SCHEDULE_FIELDS = ["next_reminder_at", "deadline_at", "paused_until", "revision"]
+"""The columns a pause (or the reminder plan) changes."""
+
+
+def pause_for_vacation(game: Game, pref, now: dt.datetime) -> None:
+    """The player to move is on vacation: push the deadline back by the vacation (once) and hold the
+    reminders until they return. Changes the game object only (the caller saves SCHEDULE_FIELDS)."""
     before = (game.deadline_at, game.paused_until)
-    seat = _turn_player(game) if game.status == GameStatus.ACTIVE and game.turn_seat is not None else None
-    if seat is None or game.turn_version is None:
+    if game.paused_until != pref.vacation_until:
+        if game.deadline_at is not None:
+            started = game.turn_started_at or now
+            base = game.paused_until or max(started, pref.vacation_started_at or now)
+            game.deadline_at += pref.vacation_until - base
+        game.paused_until = pref.vacation_until
+    game.next_reminder_at = pref.vacation_until
+    if (game.deadline_at, game.paused_until) != before:
+        game.revision += 1  # the play page's poll shows the new deadline / pause
+
+
+def notify_reminders(due: list, *, now: dt.datetime) -> None:
+    """The reminder scan's notifications for a batch: ``(game, mover_id, kind, number)``."""
+    for game, mover_id, kind, number in due:
+        notifications.notify(
+            user_id=mover_id,
+            kind=kind,
+            number=number,
+            game_id=game.pk,
+            seat=game.turn_seat,
+            turn=game.turn_version,
+        )
+
+
+def notify_turns(turns_began: list[Game], timed_out: list, *, now: dt.datetime) -> None:
+    """The deadline scan's notifications for a batch: "your turn" for each game whose turn passed,
+    "time ran out" for each player whose time ran out (``(game, seat, turn)``)."""
+    for game in turns_began:
+        turn_began(game, now=now)
+    for game, seat, turn in timed_out:
+        kind = NotificationKind.TIMED_OUT
+        notifications.notify(user_id=seat.user_id, kind=kind, game_id=game.pk, seat=seat.number, turn=turn)
+
+
+def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[tuple[str, int]]:
+    """The reminder plan of one game's current turn, decided without writing: sets the game's
+    ``next_reminder_at`` (and, for a player on vacation, the paused deadline; the revision when the
+    players' page must show a change) and returns the notifications due now as ``[(kind, number)]``.
+    ``mover_id``: the person to move (None: a bot, an empty seat or no turn); ``pref`` their
+    preferences. The caller (services.plan_reminders) saves SCHEDULE_FIELDS and writes the rows, whose
+    unique keys make a repeated plan write nothing twice."""
+    before = (game.deadline_at, game.paused_until)
+    due: list[tuple[str, int]] = []
+    if mover_id is None or game.status != GameStatus.ACTIVE or game.turn_version is None:
         game.next_reminder_at = None
         game.paused_until = None
-        _save(game, before)
-        return None
-    pref = notifications.preference_of_user_id(seat.user_id)
+    elif pref.on_vacation(now):
+        pause_for_vacation(game, pref, now)
+        return due
+    else:
+        game.paused_until = None
+        game.next_reminder_at = notifications.quiet_until(pref, now)  # what is due waits for its end
+        if game.next_reminder_at is None:
+            game.next_reminder_at = _reminders(game, pref, now, due)
+    if (game.deadline_at, game.paused_until) != before:
+        game.revision += 1  # the play page's poll shows the new deadline / pause
+    return due
+
+
+def _reminders(game: Game, pref, now: dt.datetime, due: list) -> dt.datetime | None:
+    """Adds the low-time warning and the reminder due now to ``due``; returns the next time one is."""
     started = game.turn_started_at or now
-
-    if pref.on_vacation(now):
-        if game.paused_until != pref.vacation_until:
-            if game.deadline_at is not None:
-                base = game.paused_until or max(started, pref.vacation_started_at or now)
-                game.deadline_at += pref.vacation_until - base
-            game.paused_until = pref.vacation_until
-        game.next_reminder_at = pref.vacation_until
-        _save(game, before)
-        return game.next_reminder_at
-    game.paused_until = None
-
-    quiet_end = notifications.quiet_until(pref, now)
-    if quiet_end is not None:
-        game.next_reminder_at = quiet_end  # whatever is due waits for the end of the quiet hours
-        _save(game, before)
-        return quiet_end
-
-    key = {"user_id": seat.user_id, "game_id": game.pk, "seat": seat.number, "turn": game.turn_version}
     upcoming: list[dt.datetime] = []
     if game.deadline_at is not None and game.move_hours:
         low_at = game.deadline_at - dt.timedelta(hours=game.move_hours) * (1 - LOW_TIME_SHARE)
         if now < low_at:
             upcoming.append(low_at)
         elif now < game.deadline_at:
-            notifications.notify(kind=NotificationKind.LOW_TIME, **key)
+            due.append((NotificationKind.LOW_TIME, 0))
     if pref.reminders and not pref.daily_digest:
         anchor = started
         if pref.vacation_until is not None and started < pref.vacation_until <= now:
@@ -134,45 +169,21 @@ def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
             upcoming.append(first)
         else:
             number = 1 + int((now - first) / every)
-            notifications.notify(kind=NotificationKind.REMINDER, number=number, **key)
+            due.append((NotificationKind.REMINDER, number))
             upcoming.append(first + number * every)
-    game.next_reminder_at = min(upcoming) if upcoming else None
-    _save(game, before)
-    return game.next_reminder_at
+    return min(upcoming) if upcoming else None
+
+
+def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
+    """Plan one game now (services.plan_reminders with this game alone); returns its new
+    ``next_reminder_at``."""
+    return services.plan_reminders(now=now, game_ids=[game_id]).get(game_id)
 
 
 def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
-    """The deadline scan's step for one game: the timeout rule as a logged move (and a notification
-    for the player whose time ran out), or the deadline paused if that player is on vacation.
-    Returns "timed_out", "paused" or None (nothing due)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = _locked(game_id)
-        if (
-            game is None
-            or game.status != GameStatus.ACTIVE
-            or game.deadline_at is None
-            or game.deadline_at > now
-            or game.timeout_rule == TimeoutRule.NOTHING
-        ):
-            return None
-        seat = _turn_player(game)
-        if seat is not None and notifications.preference_of_user_id(seat.user_id).on_vacation(now):
-            plan(game_id, now)
-            return "paused"
-        turn = game.turn_version
-        result = services.timeout_move(game_id=game_id, now=now)
-        if result is None:
-            return None
-        if seat is not None:
-            notifications.notify(
-                user_id=seat.user_id,
-                kind=NotificationKind.TIMED_OUT,
-                game_id=game_id,
-                seat=seat.number,
-                turn=turn,
-            )
-    return "timed_out"
+    """The deadline scan's step for one game (services.expire_due with this game alone): "timed_out",
+    "paused" (the player to move is on vacation) or None (nothing due)."""
+    return services.expire_due(now=now, game_ids=[game_id]).get(game_id)
 
 
 # --- Vacation ------------------------------------------------------------------------------------
