@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services
-from games.models import DEADLINE_SCAN, Game, GameStatus, Seat
+from games.models import DEADLINE_SCAN, Game, GameStatus
 from handsite import notifications
 from handsite.models import NotificationKind
 
@@ -61,25 +61,6 @@ def due_deadlines(now: dt.datetime | None = None, limit: int = 1000) -> list[int
         .order_by("deadline_at")
         .values_list("pk", flat=True)[:limit]
     )
-
-
-def _locked(game_id: int) -> Game | None:
-    return Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
-
-
-def _save(game: Game, before: tuple) -> None:
-    fields = ["next_reminder_at", "deadline_at", "paused_until"]
-    if (game.deadline_at, game.paused_until) != before:
-        game.revision += 1  # the play page's poll shows the new deadline / pause
-        fields.append("revision")
-    game.save(update_fields=fields)
-
-
-def _turn_player(game: Game) -> Seat | None:
-    seat = Seat.objects.filter(game=game, number=game.turn_seat).first()
-    if seat is None or seat.bot or seat.user_id is None:
-        return None
-    return seat
 
 
 SCHEDULE_FIELDS = ["next_reminder_at", "deadline_at", "paused_until", "revision"]
@@ -199,8 +180,7 @@ def start_vacation(user, days: int, now: dt.datetime | None = None):
     the games waiting for this person at once. Raises notifications.PreferenceError."""
     now = now or timezone.now()
     pref = notifications.book_vacation(user, days, now)
-    for game_id in _my_turn_games(user):
-        plan(game_id, now)
+    services.plan_reminders(now=now, game_ids=list(_my_turn_games(user)))
     return pref
 
 
@@ -211,14 +191,18 @@ def end_vacation(user, now: dt.datetime | None = None):
     pref, old_until = notifications.cancel_vacation(user, now)
     if old_until is None:
         return pref
-    for game_id in _my_turn_games(user):
-        game = _locked(game_id)
-        before = (game.deadline_at, game.paused_until)
-        if game.paused_until is not None:
-            if game.deadline_at is not None and game.paused_until > now:
-                game.deadline_at -= game.paused_until - now
-            game.paused_until = None
-        game.next_reminder_at = now
-        _save(game, before)
-        plan(game_id, now)
+    services.end_pauses(now=now, game_ids=list(_my_turn_games(user)))
     return pref
+
+
+def unpause(game: Game, now: dt.datetime) -> None:
+    """The player came back before the end of their vacation: the deadline comes back by the unused
+    time and the turn is planned again (game object only; the caller saves SCHEDULE_FIELDS)."""
+    before = (game.deadline_at, game.paused_until)
+    if game.paused_until is not None:
+        if game.deadline_at is not None and game.paused_until > now:
+            game.deadline_at -= game.paused_until - now
+        game.paused_until = None
+    game.next_reminder_at = now
+    if (game.deadline_at, game.paused_until) != before:
+        game.revision += 1

@@ -981,3 +981,16 @@ def plan_reminders(*, now=None, game_ids: list[int] | None = None, limit: int = 
         update_games(games, deadlines.SCHEDULE_FIELDS)
         deadlines.notify_reminders(due, now=now)
     return {game.pk: game.next_reminder_at for game in games}
+
+
+@transaction.atomic
+def end_pauses(*, now, game_ids: list[int]) -> None:
+    """A player back early from vacation: their games' paused deadlines come back by the unused time
+    (deadlines.unpause) and are planned again, in a constant number of queries."""
+    from games import deadlines
+
+    games = list(Game.objects.select_for_update().filter(pk__in=game_ids).defer("state").order_by())
+    for game in games:
+        deadlines.unpause(game, now)
+    update_games(games, deadlines.SCHEDULE_FIELDS)
+    plan_reminders(now=now, game_ids=game_ids)

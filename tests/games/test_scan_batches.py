@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services, tasks
 from games.models import Game, Move, MoveKind, TimeoutRule
 from handsite.models import Notification
+from tests.factories import MembershipFactory
 from tests.notifications.conftest import make_game, player_to_move, prefs  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +150,131 @@ def test_a_game_a_move_holds_is_skipped_and_taken_by_the_next_scan(hour_games):
         holder.join()
     with time_machine.travel(LATE, tick=False):
         assert services.expire_due() == {held.pk: "timed_out"}
+
+
+# --- The reminder scan ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def day_games(make_game):  # noqa: F811
+    """day_games(n): n games owner vs member, a day per move, started at START."""
+
+    def make(count):
+        with time_machine.travel(START, tick=False):
+            return [make_game(move_hours=24, seed=200 + i) for i in range(count)]
+
+    return make
+
+
+def reminder_scan(at, **kwargs):
+    with time_machine.travel(at, tick=False), CaptureQueriesContext(connection) as captured:
+        planned = services.plan_reminders(**kwargs)
+    return planned, [q["sql"] for q in captured.captured_queries]
+
+
+def reminders_of(game):
+    return sorted(
+        (n.kind, n.number) for n in Notification.objects.filter(game=game).exclude(kind="your_turn")
+    )
+
+
+def test_a_reminder_batch_of_five_costs_the_queries_of_one_and_reads_no_state(day_games):
+    one = day_games(1)
+    at = START + dt.timedelta(hours=13)  # the default first reminder comes after 12 hours
+    low_time = START + dt.timedelta(hours=19.2)  # 80% of the day per move (the next reminder: 36 h)
+    planned, queries_one = reminder_scan(at, game_ids=[one[0].pk])
+    assert planned == {one[0].pk: low_time}
+    five = day_games(5)
+    planned, queries_five = reminder_scan(at)
+    assert planned == {game.pk: low_time for game in five}
+    assert len(queries_five) == len(queries_one) <= 8, "\n".join(queries_five)
+    assert not [sql for sql in queries_five if '"games_game"."state"' in sql]
+    for game in five:
+        assert reminders_of(game) == [("reminder", 1)]
+
+
+def test_one_batch_keeps_each_players_choices(group, prefs):  # noqa: F811
+    """Quiet hours, vacation, the digest and the defaults, side by side in one batch: four games, each
+    between two people of its own who made the same choice."""
+    at = START + dt.timedelta(hours=13)  # 22:00 UTC
+    choices = {
+        "quiet": {"quiet_start": dt.time(21), "quiet_end": dt.time(23)},
+        "away": {"vacation_started_at": at, "vacation_until": at + dt.timedelta(days=1)},
+        "digest": {"daily_digest": True},
+        "plain": {},
+    }
+    games = {}
+    with time_machine.travel(START, tick=False):
+        for number, (name, fields) in enumerate(choices.items()):
+            players = [MembershipFactory(group=group).user for _ in range(2)]
+            for person in players:
+                prefs(person, **fields)
+            game = services.create_game(
+                group=group,
+                created_by=players[0],
+                variant="classic",
+                options=None,
+                seats=players,
+                move_hours=24,
+                seed=300 + number,
+            )
+            services.accept_seat(game_id=game.pk, user=players[1])
+            games[name] = game
+    planned, _queries = reminder_scan(at)
+    assert planned == {
+        games["quiet"].pk: dt.datetime(2026, 3, 2, 23, 0, tzinfo=dt.UTC),  # the end of the quiet hours
+        games["away"].pk: at + dt.timedelta(days=1),  # the return
+        games["digest"].pk: START + dt.timedelta(hours=19.2),  # only the low-time warning to come
+        games["plain"].pk: START + dt.timedelta(hours=19.2),
+    }
+    assert [reminders_of(games[name]) for name in choices] == [[], [], [], [("reminder", 1)]]
+    away = Game.objects.get(pk=games["away"].pk)
+    assert away.paused_until == at + dt.timedelta(days=1)
+    assert away.deadline_at == START + dt.timedelta(hours=24, days=1)
+
+
+def test_a_reminder_scan_twice_writes_each_reminder_once(day_games):
+    games = day_games(3)
+    at = START + dt.timedelta(hours=13)
+    with time_machine.travel(at, tick=False):
+        assert tasks.scan_reminders() == 3
+        assert tasks.scan_reminders() == 0  # nothing is due any more
+        services.plan_reminders(game_ids=[game.pk for game in games])  # planned again on purpose
+    assert Notification.objects.filter(kind="reminder").count() == 3
+
+
+def test_the_reminder_task_goes_on_batch_after_batch(day_games, monkeypatch):
+    games = day_games(5)
+    monkeypatch.setattr(services, "REMINDER_BATCH", 2)
+    with time_machine.travel(START + dt.timedelta(hours=13), tick=False):
+        assert tasks.scan_reminders() == 5
+    for game in games:
+        assert reminders_of(game) == [("reminder", 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_a_move_holds_is_left_to_the_next_reminder_scan(day_games):
+    if connection.vendor != "postgresql":
+        pytest.skip("SKIP LOCKED needs PostgreSQL (runs in the PostgreSQL flavour of the suite)")
+    held, free = day_games(2)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold():
+        with transaction.atomic():
+            list(Game.objects.select_for_update().filter(pk=held.pk))
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    at = START + dt.timedelta(hours=13)
+    try:
+        assert locked.wait(10)
+        planned, _queries = reminder_scan(at)
+        assert list(planned) == [free.pk]
+    finally:
+        release.set()
+        holder.join()
+    planned, _queries = reminder_scan(at)
+    assert list(planned) == [held.pk]
