@@ -1,43 +1,39 @@
-"""Deadlines, reminders and vacations of online games (issue 6).
+"""Deadlines, reminders and vacations of online games (issue 6): the rules, decided without writing.
 
 Nothing here waits in Celery: the game row carries ``deadline_at`` and ``next_reminder_at`` and beat
 finds the due ones every minute with an indexed scan (the partial indexes ``game_active_deadline`` and
-``game_active_reminder``: WHERE status = 'active' AND column IS NOT NULL).
+``game_active_reminder``). games.services, the app's one writer, does every write in batches of due
+games, each batch in one transaction with the same few queries whatever its size:
 
-- :func:`turn_began` is called by games.services' turn-change hook, inside the move's transaction: it
-  writes the "your turn" outbox row (one query). The hook also sets ``next_reminder_at`` to now, so the
-  next reminder scan plans the turn from the player's settings.
-- :func:`plan` (reminder scan) writes reminder and low-time notifications when due and sets the next
-  ``next_reminder_at``; quiet hours push it to their end; a player on vacation has the deadline paused
-  (pushed back by the vacation) and ``paused_until`` set, which the play page shows.
-- The deadline scan is ``services.expire_due``: a batch of due games in one transaction with a constant
-  number of queries; it applies each game's timeout rule (a normal logged move) and tells the player,
-  or pauses the deadline of a player on vacation (:func:`pause_for_vacation`).
+- a move's turn-change hook writes the "your turn" row (games/notifications.py) and sets
+  ``next_reminder_at`` to now, so the next reminder scan plans the turn from the player's settings;
+- the reminder scan, ``services.plan_reminders``, asks :func:`schedule` what each game's turn needs:
+  the reminders and the low-time warning due now, the next time to look, quiet hours (wait for their
+  end), vacation (:func:`pause_for_vacation`: the deadline pushed back by the vacation, ``paused_until``
+  shown on the play page);
+- the deadline scan, ``services.expire_due``, applies each game's timeout rule as a normal logged move
+  and tells the player whose time ran out, or pauses the deadline of a player on vacation;
+- a vacation booked or ended early plans the person's games again (:func:`vacation_started`,
+  :func:`vacation_ended`, :func:`unpause`).
 
-These functions write only the scheduling columns (``deadline_at``, ``next_reminder_at``,
-``paused_until``, ``revision``), under the same row lock games.services takes; moves stay in services.
+Notifications are exactly-once by their keys (a repeated scan writes nothing twice); :func:`notify`
+writes a batch's rows in one query.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
 from django.utils import timezone
 
+from games import notifications as game_notifications
 from games import services
 from games.models import DEADLINE_SCAN, Game, GameStatus
 from handsite import notifications
-from handsite.models import NotificationKind
+from handsite import services as site_services
 
 LOW_TIME_SHARE = 0.8
 """The low-time warning goes out when this share of the time per move has passed."""
-
-
-def turn_began(game: Game, *, now: dt.datetime) -> int | None:
-    """Inside the move's transaction: the "your turn" notification for the seat to move (none for a
-    bot). ``game.turn_version`` names the turn."""
-    return notifications.record_turn(game_id=game.pk, seat=game.turn_seat, turn=game.turn_version, now=now)
 
 
 # --- The scans -----------------------------------------------------------------------------------
@@ -82,27 +78,19 @@ def pause_for_vacation(game: Game, pref, now: dt.datetime) -> None:
         game.revision += 1  # the play page's poll shows the new deadline / pause
 
 
-def notify_reminders(due: list, *, now: dt.datetime) -> None:
-    """The reminder scan's notifications for a batch: ``(game, mover_id, kind, number)``."""
-    for game, mover_id, kind, number in due:
-        notifications.notify(
-            user_id=mover_id,
-            kind=kind,
-            number=number,
-            game_id=game.pk,
-            seat=game.turn_seat,
-            turn=game.turn_version,
-        )
-
-
-def notify_turns(turns_began: list[Game], timed_out: list, *, now: dt.datetime) -> None:
-    """The deadline scan's notifications for a batch: "your turn" for each game whose turn passed,
-    "time ran out" for each player whose time ran out (``(game, seat, turn)``)."""
-    for game in turns_began:
-        turn_began(game, now=now)
-    for game, seat, turn in timed_out:
-        kind = NotificationKind.TIMED_OUT
-        notifications.notify(user_id=seat.user_id, kind=kind, game_id=game.pk, seat=seat.number, turn=turn)
+def notify(reminders: list = (), turns_began: list = (), timed_out: list = (), *, now: dt.datetime) -> None:
+    """A scan's notifications for its whole batch, in ONE query (exactly-once by their keys):
+    ``reminders`` ``(game, mover_id, kind, number)`` for the turn in progress; "your turn" for each
+    ``(game, seats)`` of ``turns_began``; "time ran out" for each ``(game, seat, turn)`` of
+    ``timed_out``."""
+    items = [
+        (game, mover_id, game.turn_seat, game.turn_version, kind, number)
+        for game, mover_id, kind, number in reminders
+    ]
+    items += game_notifications.turns_began(list(turns_began))
+    timed_out_kind = game_notifications.TIMED_OUT
+    items += [(game, seat.user_id, seat.number, turn, timed_out_kind, 0) for game, seat, turn in timed_out]
+    game_notifications.record_many(items, now=now)
 
 
 def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[tuple[str, int]]:
@@ -139,7 +127,7 @@ def _reminders(game: Game, pref, now: dt.datetime, due: list) -> dt.datetime | N
         if now < low_at:
             upcoming.append(low_at)
         elif now < game.deadline_at:
-            due.append((NotificationKind.LOW_TIME, 0))
+            due.append((game_notifications.LOW_TIME, 0))
     if pref.reminders and not pref.daily_digest:
         anchor = started
         if pref.vacation_until is not None and started < pref.vacation_until <= now:
@@ -150,7 +138,7 @@ def _reminders(game: Game, pref, now: dt.datetime, due: list) -> dt.datetime | N
             upcoming.append(first)
         else:
             number = 1 + int((now - first) / every)
-            due.append((NotificationKind.REMINDER, number))
+            due.append((game_notifications.REMINDER, number))
             upcoming.append(first + number * every)
     return min(upcoming) if upcoming else None
 
@@ -167,32 +155,34 @@ def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
     return services.expire_due(now=now, game_ids=[game_id]).get(game_id)
 
 
-# --- Vacation ------------------------------------------------------------------------------------
+# --- Vacation (handsite books it and sends vacation_started / vacation_ended; see games/apps.py) ---
 
 
-def _my_turn_games(user):
-    return notifications.turn_games(user.pk).values_list("pk", flat=True)
+def _my_turn_games(user) -> list[int]:
+    return list(game_notifications.turn_games(user.pk).values_list("pk", flat=True))
 
 
-@transaction.atomic
 def start_vacation(user, days: int, now: dt.datetime | None = None):
-    """Book ``days`` days of vacation from now (or extend the current one) and pause the deadlines of
-    the games waiting for this person at once. Raises notifications.PreferenceError."""
-    now = now or timezone.now()
-    pref = notifications.book_vacation(user, days, now)
-    services.plan_reminders(now=now, game_ids=list(_my_turn_games(user)))
-    return pref
+    """Book ``days`` days of vacation from now (or extend the current one); the deadlines of the games
+    waiting for this person pause at once (:func:`vacation_started`). Raises PreferenceError."""
+    return site_services.book_vacation(user, days, now or timezone.now())
 
 
-@transaction.atomic
 def end_vacation(user, now: dt.datetime | None = None):
     """Back early: the unused whole days return, and paused deadlines come back by the unused time."""
-    now = now or timezone.now()
-    pref, old_until = notifications.cancel_vacation(user, now)
-    if old_until is None:
-        return pref
-    services.end_pauses(now=now, game_ids=list(_my_turn_games(user)))
+    pref, _old_until = site_services.cancel_vacation(user, now or timezone.now())
     return pref
+
+
+def vacation_started(sender, *, user, now: dt.datetime, **kwargs) -> None:
+    """handsite's signal, inside the booking's transaction: pause the deadlines of this person's turns
+    (one batch of services.plan_reminders)."""
+    services.plan_reminders(now=now, game_ids=_my_turn_games(user))
+
+
+def vacation_ended(sender, *, user, now: dt.datetime, **kwargs) -> None:
+    """handsite's signal, inside the transaction: paused deadlines come back by the unused time."""
+    services.end_pauses(now=now, game_ids=_my_turn_games(user))
 
 
 def unpause(game: Game, now: dt.datetime) -> None:

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services, tasks
 from games.models import Game, Move, MoveKind, TimeoutRule
+from games.notifications import topic as game_topic
 from handsite.models import Notification
 from tests.factories import MembershipFactory
 from tests.notifications.conftest import make_game, player_to_move, prefs  # noqa: F401 (fixtures)
@@ -58,9 +59,12 @@ def test_every_game_of_the_batch_gets_its_own_timeout_move_and_notifications(hou
         timeout = list(Move.objects.filter(game=game, kind=MoveKind.TIMEOUT).order_by("seq"))
         assert [move.action["type"] for move in timeout][-1] == "discard"
         assert game.deadline_at == LATE + dt.timedelta(hours=1)
-        timed_out = Notification.objects.get(game=game, kind="timed_out")
+        timed_out = Notification.objects.get(topic=game_topic(game.pk), kind="timed_out")
         assert timed_out.user == late[game.pk]
-        assert Notification.objects.filter(game=game, kind="your_turn", user=player_to_move(game)).exists()
+        your_turn = Notification.objects.get(
+            topic=game_topic(game.pk), kind="your_turn", data__turn=game.turn_version
+        )
+        assert your_turn.user == player_to_move(game)
         assert game.version == Move.objects.filter(game=game).order_by("-seq").first().seq
 
 
@@ -174,7 +178,8 @@ def reminder_scan(at, **kwargs):
 
 def reminders_of(game):
     return sorted(
-        (n.kind, n.number) for n in Notification.objects.filter(game=game).exclude(kind="your_turn")
+        (n.kind, n.data["number"])
+        for n in Notification.objects.filter(topic=game_topic(game.pk)).exclude(kind="your_turn")
     )
 
 
