@@ -83,7 +83,7 @@ def test_placeholders_are_isolated_outside_tags_only():
 
 def test_a_score_in_an_arabic_sentence_keeps_its_minus_sign_in_front():
     with translation.override("ar"):
-        text = translation.gettext("score %(total)s") % {"total": -30}
+        text = translation.gettext("Cards left: {value}").format(value=-30)
     assert f"{FSI}-30{PDI}" in text
 
 
