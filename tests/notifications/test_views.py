@@ -89,7 +89,7 @@ def test_bad_settings_get_a_message_and_change_nothing(client, member):
     assert response.status_code == 200
     page = response.content.decode()
     assert "Give both ends of the quiet hours" in page
-    assert "Select a valid choice" in page
+    assert "Choose a time zone from the list" in page  # the zone field names real zones
     assert NotificationPreference.objects.get(user=member).first_reminder_hours == 12
 
 
