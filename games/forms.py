@@ -72,6 +72,7 @@ class PartnershipFields:
         player) and whether the site draws the partners; ``None`` when each plays for themselves.
         Every one of the four seats must be taken (by a person or a bot); a fifth seat is ignored."""
         if not self.plays_in_teams(cleaned):
+            self._errors.pop("partners", None)  # plays no part when each plays for themselves
             return None
         values = [cleaned.get(f"seat_{number}") for number in range(self.TEAM_SEATS)]
         if not all(values):

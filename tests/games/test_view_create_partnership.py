@@ -182,3 +182,20 @@ def test_a_team_rule_set_always_seats_partners_opposite(partners, drawn):
 
 def test_game_form_is_built_from_the_partnership_piece():
     assert issubclass(GameForm, PartnershipFields)
+
+
+def test_a_forged_partnership_value_is_refused_with_a_message(client, owner, member):
+    client.force_login(owner)
+    response = post(client, partnership="trio", seat_0=str(owner.pk), seat_1=str(member.pk))
+    assert response.status_code == 200
+    assert "Select a valid choice. trio is not one of the available choices." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_partners_choice_plays_no_part_when_each_plays_for_themselves(client, owner, member):
+    client.force_login(owner)
+    response = post(
+        client, partnership="solo", partners="forged", seat_0=str(owner.pk), seat_1=str(member.pk)
+    )
+    assert response.status_code == 302
+    assert Game.objects.get().options["teams"] is False
