@@ -76,9 +76,7 @@ class PartnershipFields:
             return None
         values = [cleaned.get(f"seat_{number}") for number in range(self.TEAM_SEATS)]
         if not all(values):
-            raise forms.ValidationError(
-                _("A partnership needs four players: fill seats 1 to 4 (a practice bot can take a seat).")
-            )
+            raise forms.ValidationError(_("A partnership needs four players: fill seats 1 to 4."))
         return [seat_value(value) for value in values], cleaned.get("partners") == "drawn"
 
 

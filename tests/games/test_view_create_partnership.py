@@ -88,7 +88,7 @@ def test_a_partnership_needs_all_four_seats_and_changes_nothing_otherwise(client
     client.force_login(owner)
     response = post(client, partnership="teams", seat_0=str(owner.pk), seat_1="bot", seat_3=str(member.pk))
     assert response.status_code == 200
-    assert "A partnership needs four players: fill seats 1 to 4" in response.content.decode()
+    assert "A partnership needs four players: fill seats 1 to 4." in response.content.decode()
     assert not Game.objects.exists()
     # the choice is kept on the page shown again
     assert re.search(r'name="partnership" value="teams"[^>]*checked', response.content.decode())
