@@ -3,8 +3,6 @@ reading a move from the play page's form."""
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -12,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from games import engine
 from games.models import MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
+from handsite.inputs import small_int, small_ints, small_json
 
 MAX_SEATS = 5
 
@@ -101,10 +100,7 @@ def staged_from_post(post) -> list[dict]:
     "wild_as": {"<id>": face}}``), structurally checked; services.pending_melds checks the cards."""
     staged = []
     for value in post.getlist("staged"):
-        try:
-            spec = json.loads(value)
-        except ValueError:
-            spec = None
+        spec = small_json(value)  # bounded size and depth
         cards = spec.get("cards") if isinstance(spec, dict) else None
         wild_as = spec.get("wild_as", {}) if isinstance(spec, dict) else None
         if (
@@ -123,7 +119,7 @@ def wild_from_post(post) -> dict[str, str]:
     wild_as = {}
     for value in post.getlist("wild"):
         card_id, _sep, face = value.partition(":")
-        if card_id.isdigit() and face:
+        if small_int(card_id) is not None and face and len(face) <= 3:
             wild_as[card_id] = face
     return wild_as
 
@@ -137,17 +133,13 @@ def action_from_post(post) -> dict:
     Selected cards come as ``cards``; named wild cards as ``wild`` = "<id>:<face>". Raises ValueError
     with a sentence for the player.
     """
-    try:
-        cards = [int(value) for value in post.getlist("cards")]
-    except ValueError:
-        raise ValueError(_("Choose the cards by tapping them.")) from None
+    cards = small_ints(post.getlist("cards"))
+    if cards is None:
+        raise ValueError(_("Choose the cards by tapping them."))
     wild_as = wild_from_post(post)
     preset = post.get("preset")
     if preset:
-        try:
-            action = json.loads(preset)
-        except ValueError:
-            action = None
+        action = small_json(preset)  # bounded size and depth
         if not isinstance(action, dict) or action.get("type") not in engine.ACTION_TYPES:
             raise ValueError(_("That is not a move."))
         return action
@@ -168,12 +160,12 @@ def action_from_post(post) -> dict:
             action["wild_as"] = wild_as
         return action
     if act.startswith("lay_off:"):
-        meld = act.removeprefix("lay_off:")
-        if not meld.isdigit():
+        meld = small_int(act.removeprefix("lay_off:"))
+        if meld is None:
             raise ValueError(_("That is not a move."))
         if not cards:
             raise ValueError(_("Select the cards to lay off first."))
-        action = {"type": "lay_off", "meld": int(meld), "cards": cards}
+        action = {"type": "lay_off", "meld": meld, "cards": cards}
         if wild_as:
             action["wild_as"] = wild_as
         return action

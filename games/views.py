@@ -24,6 +24,7 @@ from games import board, engine, services
 from games.forms import STAGING_ACTS, GameForm, action_from_post, staged_from_post, wild_from_post
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
+from handsite.inputs import small_int
 
 POLL_SALT = "games.poll"
 
@@ -152,20 +153,19 @@ def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
     partial (after the usual membership check). The one query joins the membership of the person the
     token was signed for; the session (a query of its own) is read only when something changed."""
-    token, user_id = request.GET.get("t", ""), request.GET.get("u", "")
-    if not user_id.isdigit() or not signing.constant_time_compare(token, poll_token(game_id, int(user_id))):
+    token, user_id = request.GET.get("t", ""), small_int(request.GET.get("u", ""))
+    if user_id is None or not signing.constant_time_compare(token, poll_token(game_id, user_id)):
         raise Http404
-    try:
-        revision = int(request.GET.get("r", ""))
-    except ValueError:
-        raise Http404 from None
+    revision = small_int(request.GET.get("r", ""))
+    if revision is None:
+        raise Http404
     games = Game.objects.filter(pk=game_id, group__slug=group_slug, group__memberships__user_id=user_id)
     current = next(iter(games.order_by().values_list("revision", flat=True)[:1]), None)
     if current is None:
         raise Http404
     if current == revision:
         return HttpResponse(status=204)
-    if not request.user.is_authenticated or request.user.pk != int(user_id):
+    if not request.user.is_authenticated or request.user.pk != user_id:
         raise Http404
     group, _membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
@@ -177,11 +177,8 @@ def game_move(request, group_slug, game_id):
     """A move. The membership check and the row lock are one query inside services.play."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    selected = [value for value in request.POST.getlist("cards") if value.isdigit()]
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
+    selected = [value for value in request.POST.getlist("cards") if small_int(value) is not None]
+    version = small_int(request.POST.get("version", ""))
     act = request.POST.get("act", "")
     if act in STAGING_ACTS or act.startswith("unstage:"):
         return _stage(request, group_slug, game_id, act, version, selected)
@@ -251,9 +248,9 @@ def _stage(request, group_slug, game_id, act, version, selected):
         return _render(request, _context(request, game, seats, state=state, error=str(error)))
     try:
         if act.startswith("unstage:"):
-            number = act.removeprefix("unstage:")
-            if number.isdigit() and int(number) < len(specs):
-                del specs[int(number)]
+            number = small_int(act.removeprefix("unstage:"))
+            if number is not None and number < len(specs):
+                del specs[number]
             pending = services.read_pending(state, seat.number, specs)
             return _render(request, _context(request, game, seats, state=state, pending=pending))
         pending = services.add_pending_meld(
@@ -288,8 +285,8 @@ def game_seat(request, group_slug, game_id):
         return redirect_to_login(request.get_full_path())
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
-    number = request.POST.get("number", "")
-    number = int(number) if number.isdigit() else -1
+    number = small_int(request.POST.get("number", ""))
+    number = -1 if number is None else number
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
         "decline": lambda: services.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
@@ -330,10 +327,7 @@ def game_replay(request, group, membership, game_id):
         raise Http404
     seats = services.seats_of(game)
     moves = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action"))
-    try:
-        step = min(max(int(request.GET.get("step", "0")), 0), len(moves))
-    except ValueError:
-        step = 0
+    step = min(small_int(request.GET.get("step", "0")) or 0, len(moves))
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
     names = {seat.number: seat.name for seat in seats}
     hands = [

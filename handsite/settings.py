@@ -115,7 +115,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_url("REDIS_URL", None, ("redis", "rediss"))
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL}
+    }  # never hangs
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -213,9 +215,16 @@ if not DEBUG:
 # With REDIS_URL: Redis. Without: kombu's filesystem transport under var/celery (no server needed)
 # and results in a SQLite file through SQLAlchemy. Tasks always run in a worker (never eager).
 CELERY_DATA_DIR = Path(env_str("CELERY_DATA_DIR", str(VAR_DIR / "celery")))
+# A hung Redis must not hold a request (a move's publish): bounded connect and answer times (seconds;
+# the worker's BRPOP polls every second, under socket_timeout).
+REDIS_SOCKET_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_SOCKET_OPTIONS
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_OPTIONS["socket_connect_timeout"]
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_SOCKET_OPTIONS["socket_connect_timeout"]
+    CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_OPTIONS["socket_timeout"]
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {

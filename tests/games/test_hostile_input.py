@@ -1,0 +1,77 @@
+"""Hostile move, seat and poll requests get a sentence or a 404, never a 500 or Python's own message, and
+change nothing (issue 11: numbers over 4,300 digits, deeply nested JSON)."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Move
+
+HUGE = "9" * 5000
+NESTED = "[" * 5000 + "]" * 5000
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _client(user=None) -> Client:
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _unchanged(game):
+    fresh = Game.objects.get(pk=game.pk)
+    assert (fresh.version, fresh.revision) == (game.version, game.revision)
+    assert Move.objects.filter(game=game).count() == game.version
+
+
+@pytest.mark.parametrize("field", ["preset", "staged"])
+def test_deeply_nested_json_in_a_move_is_refused_with_a_sentence(duel, owner, field):
+    url = reverse("games:move", args=[duel.group.slug, duel.pk])
+    act = {"preset": "draw", "staged": "lay_down"}[field]
+    response = _client(owner).post(url, {field: NESTED, "act": act, "version": duel.version}, **HTMX)
+    assert response.status_code == 200
+    assert "That is not a move." in response.content.decode()
+    _unchanged(duel)
+
+
+def test_an_outsiders_nested_json_move_gets_404(duel, outsider):
+    url = reverse("games:move", args=[duel.group.slug, duel.pk])
+    response = _client(outsider).post(url, {"preset": NESTED, "version": duel.version})
+    assert response.status_code == 404
+    _unchanged(duel)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"act": "discard", "cards": HUGE},
+        {"act": "stage", "cards": HUGE},
+        {"act": f"unstage:{HUGE}"},
+        {"act": f"lay_off:{HUGE}", "cards": "1"},
+        {"act": "meld", "cards": [HUGE, "1"]},
+    ],
+)
+def test_five_thousand_digit_numbers_in_a_move_get_a_sentence(duel, owner, data):
+    url = reverse("games:move", args=[duel.group.slug, duel.pk])
+    response = _client(owner).post(url, {**data, "version": duel.version}, **HTMX)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Exceeds the limit" not in page
+    _unchanged(duel)
+
+
+def test_a_five_thousand_digit_seat_number_is_refused(owner, member, admin, start_game):
+    game = start_game([owner, member, admin], seed=5)
+    url = reverse("games:seat", args=[game.group.slug, game.pk])
+    response = _client(owner).post(url, {"do": "bot", "number": HUGE}, **HTMX)
+    assert response.status_code == 200
+    assert Game.objects.get(pk=game.pk).revision == game.revision
+
+
+@pytest.mark.parametrize("user", [None, "member"])
+def test_a_poll_with_a_five_thousand_digit_user_is_404_even_logged_out(duel, member, user):
+    url = reverse("games:poll", args=[duel.group.slug, duel.pk])
+    client = _client(member if user else None)
+    assert client.get(url, {"u": HUGE, "r": "0", "t": "x"}).status_code == 404
+    assert client.get(url, {"u": str(member.pk), "r": HUGE, "t": "x"}).status_code == 404
