@@ -8,4 +8,4 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from scoring import tasks  # noqa: F401  (connects sheet_changed to background ratings)
+        from scoring import tasks  # noqa: F401  (registers the background scoring tasks)

@@ -103,6 +103,17 @@ def finish_choices(variant) -> list[tuple[str, str]]:
     return choices
 
 
+NUMBER_BOUND = 99_999
+"""Typed numbers on a deal form are read within ±NUMBER_BOUND (the engine refuses what the rules do
+not allow with its own sentence; this only keeps absurd input from reaching it)."""
+
+
+def bounded_number(label, **kwargs) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, required=False, min_value=-NUMBER_BOUND, max_value=NUMBER_BOUND, **kwargs
+    )
+
+
 PILE_RAN_OUT = "none"
 """The Hand and Foot "who went out" choice that says nobody did: the draw pile ran out."""
 
@@ -120,19 +131,15 @@ class DealForm(forms.Form):
         count = len(players)
         if self.handfoot:
             for index, _seats in enumerate(sides):
-                self.fields[f"red_books_{index}"] = forms.IntegerField(label=_("Red books"), required=False)
-                self.fields[f"black_books_{index}"] = forms.IntegerField(
-                    label=_("Black books"), required=False
-                )
-                self.fields[f"melded_points_{index}"] = forms.IntegerField(
-                    label=_("Melded card points"), required=False
-                )
+                self.fields[f"red_books_{index}"] = bounded_number(_("Red books"))
+                self.fields[f"black_books_{index}"] = bounded_number(_("Black books"))
+                self.fields[f"melded_points_{index}"] = bounded_number(_("Melded card points"))
                 self.fields[f"melded_cards_{index}"] = forms.CharField(
                     label=_("or the melded cards"), required=False, max_length=1200
                 )
                 if self.variant.table_bonus_22:
-                    self.fields[f"picked_22_{index}"] = forms.IntegerField(
-                        label=_("Picked up exactly 22 cards (players)"), required=False
+                    self.fields[f"picked_22_{index}"] = bounded_number(
+                        _("Picked up exactly 22 cards (players)")
                     )
         else:
             self.fields["void"] = forms.BooleanField(label=_("Void deal (the stock ran out)"), required=False)
@@ -150,10 +157,14 @@ class DealForm(forms.Form):
                         label=_("Irregularity"), required=False
                     )
         for seat in range(count):
-            self.fields[f"held_points_{seat}"] = forms.IntegerField(label=_("Points held"), required=False)
+            self.fields[f"held_points_{seat}"] = bounded_number(_("Points held"))
             self.fields[f"held_cards_{seat}"] = forms.CharField(
                 label=_("or the cards held"), required=False, max_length=600
             )
+        # The place of the deal a new-deal form adds: a second submit of it is refused by the service.
+        self.fields["position"] = forms.IntegerField(
+            required=False, min_value=1, max_value=NUMBER_BOUND, widget=forms.HiddenInput
+        )
         self.finishes = [] if self.handfoot else finish_choices(self.variant)
 
     # --- Reading the facts ---------------------------------------------------------------------
@@ -162,11 +173,11 @@ class DealForm(forms.Form):
         return self.data.getlist(name) if hasattr(self.data, "getlist") else list(self.data.get(name, []))
 
     def _seat_number(self, value: str, limit: int) -> int | None:
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            self.add_error(None, _("“%(value)s” is not a player of this sheet.") % {"value": value})
+        """A seat (side) number as posted: at most two digits, never echoed back."""
+        if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 2:
+            self.add_error(None, _("Choose who went out among the players of this sheet."))
             return None
+        return int(value)
 
     def _out(self, name: str, limit: int) -> int | None:
         """The one seat (side) marked as gone out; two are refused with the engine's sentence."""
@@ -207,19 +218,6 @@ class DealForm(forms.Form):
             return " ".join(cards.replace(",", " ").upper().split())
         return typed
 
-    def _require_held(self, seats) -> None:
-        """Every player of a side that did not go out says what they still hold: typed points (0 when
-        nothing, typed on purpose) or cards. A blank is refused rather than read as 0."""
-        for seat in seats:
-            typed = self.cleaned_data.get(f"held_points_{seat}")
-            cards = (self.cleaned_data.get(f"held_cards_{seat}") or "").strip()
-            if typed is None and not cards and f"held_points_{seat}" not in self.errors:
-                self.add_error(
-                    f"held_points_{seat}",
-                    _("Say what %(name)s still holds in hand and foot (type 0 if nothing).")
-                    % {"name": self.players[seat].display_name},
-                )
-
     def clean(self):
         data = super().clean()
         count = len(self.players)
@@ -246,9 +244,6 @@ class DealForm(forms.Form):
                 )
             if out is not None and not 0 <= out < len(self.sides):
                 self.add_error(None, _("Player %(number)s is not on this sheet.") % {"number": out + 1})
-            for index, seats in enumerate(self.sides):
-                if index != out:
-                    self._require_held(seats)
             data["facts"] = {"sides": sides, **({"pile_ran_out": True} if pile_out else {})}
             return data
         indicator = (data.get("indicator") or "").strip().upper() or None
@@ -350,5 +345,8 @@ class OpeningCheckForm(forms.Form):
     )
     indicator = forms.CharField(label=gettext_lazy("Wild-card indicator"), required=False, max_length=4)
     last_opening = forms.IntegerField(
-        label=gettext_lazy("The last opening of this deal totalled"), required=False, min_value=0
+        label=gettext_lazy("The last opening of this deal totalled"),
+        required=False,
+        min_value=0,
+        max_value=NUMBER_BOUND,
     )

@@ -22,18 +22,18 @@ Hand and Foot (one entry per side: a player, or a team 0+2 / 1+3)::
 
 Scores, totals, dealers and the winner are derived (:func:`sheet_state`) each time; the sheet's
 cached columns are rewritten by :func:`recompute_sheet` after every change, and
-:data:`sheet_changed` is sent after the commit so background work (standings, ratings) can hook in.
+the group's ratings are recomputed by a Celery task queued on commit (scoring/tasks.py).
 """
 
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import F, Max, Prefetch
-from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -49,26 +49,39 @@ from games.engine.picker import (
     read_indicator,
 )
 from games.engine.scoring import DealScore, HandDealFacts, ScorePart, score_hand_deal
-from games.engine.variants import HandAndFootVariant, get_variant, scoring_deals, validate_options
+from games.engine.variants import (
+    HandAndFootVariant,
+    face_limits,
+    get_variant,
+    scoring_deals,
+    validate_options,
+)
 from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
 from scoring.models import Deal, DealChange, OnlineResult, Rating, Sheet, SheetPlayer
 
-sheet_changed = Signal()
-"""Sent after the commit of every change to a sheet, with ``sheet_id`` and ``group_id``. The
-standings/ratings work (Celery) connects here."""
-
 
 class SheetError(Exception):
-    """Input the rules or the sheet refuse; ``message`` is a translated sentence for the player."""
+    """Input the rules or the sheet refuse; ``message`` is a translated sentence for the player.
+    ``field``: the deal form's field the sentence is about (``held_points_2``), when there is one."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, field: str | None = None):
         self.message = message
+        self.field = field
         super().__init__(message)
 
 
 class SheetPermissionDenied(SheetError):
     pass
+
+
+class DealAlreadySaved(SheetError):
+    """A second submit of the same deal (two phones at the table, a double tap): ``deal`` is the one
+    saved first, for a link to it."""
+
+    def __init__(self, message: str, *, deal: Deal):
+        super().__init__(message)
+        self.deal = deal
 
 
 # --- Translation of engine sentences -------------------------------------------------------------
@@ -152,6 +165,75 @@ def handfoot_sides(variant, players: int, raw: dict) -> list[HandFootSideFacts]:
             )
         )
     return sides
+
+
+def _tally(counts: Counter, limits: dict, text, variant, players: int, field: str) -> None:
+    """Add the cards of one field to the deal's count; refuse the field that goes past the decks."""
+    if not isinstance(text, str) or not text.strip():
+        return
+    try:
+        cards = read_cards(text, variant, players)
+    except DomainError:
+        return  # the engine refuses the field with its own sentence
+    counts.update(card.face for card in cards)
+    for face in sorted({card.face for card in cards}):
+        if counts[face] > limits[face]:
+            raise SheetError(
+                _("This deal lists %(count)s × %(face)s, but the cards of this game hold only %(most)s.")
+                % {"count": counts[face], "face": face, "most": limits[face]},
+                field=field,
+            )
+
+
+def check_deal(variant, options: dict, players: Sequence[SheetPlayer], raw: dict) -> None:
+    """The rules of a deal as a whole, for every path that saves one (the form, the API, a test):
+    a deal holds no more cards than were dealt (every field together), and every player who did not
+    go out and whose cards count says what they still hold. Refusals name the player and the field."""
+    count = len(players)
+    counts: Counter = Counter()
+    limits = face_limits(variant, count)
+    if isinstance(variant, HandAndFootVariant):
+        sides = seat_sides(count, variant.teams)
+        raw_sides = list(raw.get("sides") or ())
+        nobody_out = not any(side.get("went_out") for side in raw_sides)
+        for index, seats in enumerate(sides):
+            side = raw_sides[index] if index < len(raw_sides) else {}
+            _tally(counts, limits, side.get("melded"), variant, count, f"melded_cards_{index}")
+            held = list(side.get("held") or ())
+            for position, seat in enumerate(seats):
+                value = held[position] if position < len(held) else None
+                _tally(counts, limits, value, variant, count, f"held_cards_{seat}")
+                if (nobody_out or not side.get("went_out")) and (value is None or value == ""):
+                    raise SheetError(
+                        _("Say what %(name)s still holds in hand and foot (type 0 if nothing).")
+                        % {"name": players[seat].display_name},
+                        field=f"held_points_{seat}",
+                    )
+        return
+    held = list(raw.get("held") or ())
+    opened = list(raw.get("opened") or ())
+    irregular = list(raw.get("irregular") or ())
+    winner = raw.get("winner")
+    for seat in range(count):
+        value = held[seat] if seat < len(held) else None
+        _tally(counts, limits, value, variant, count, f"held_cards_{seat}")
+        counts_against = (
+            winner is not None
+            and seat != winner
+            and seat < len(opened)
+            and opened[seat]
+            and not (seat < len(irregular) and irregular[seat])
+        )
+        if counts_against and (value is None or value == ""):
+            raise SheetError(
+                (
+                    _("Say what %(name)s still holds: they had announced, so their cards count.")
+                    if variant.scoring == "kuwaiti"
+                    else _("Say what %(name)s still holds: they had opened, so their cards count.")
+                )
+                % {"name": players[seat].display_name},
+                field=f"held_points_{seat}",
+            )
 
 
 def score_facts(rule_set: str, options: dict, players: int, raw: dict) -> DealScore:
@@ -266,6 +348,7 @@ def _check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> S
     otherwise the sheet as it stands after the change."""
     players = list(sheet.players.select_related("user").order_by("seat"))
     if changed is not None:
+        check_deal(sheet.variant, sheet.options, players, changed.facts)
         try:
             score_facts(sheet.rule_set, sheet.options, len(players), changed.facts)
         except DomainError as error:
@@ -316,12 +399,13 @@ class PlayerEntry:
 
 def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
     """Bump the version, rewrite the cached columns from ``state`` (the sheet as it now stands, derived
-    again when not given) and tell the background work after the commit."""
+    again when not given) and queue the group's ratings after the commit."""
     Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
     sheet.refresh_from_db()
     state = recompute_sheet(sheet, state)
-    sheet_id, group_id = sheet.pk, sheet.group_id
-    transaction.on_commit(lambda: sheet_changed.send(Sheet, sheet_id=sheet_id, group_id=group_id))
+    from scoring.tasks import recompute_group_ratings
+
+    recompute_group_ratings.delay_on_commit(sheet.group_id)
     return state
 
 
@@ -397,13 +481,41 @@ def _live_deals(sheet: Sheet) -> list[Deal]:
     return list(sheet.deals.filter(deleted_at__isnull=True).order_by("position"))
 
 
+def next_position(sheet: Sheet) -> int:
+    """The place the next deal takes (deleted deals keep theirs)."""
+    return (sheet.deals.aggregate(top=Max("position"))["top"] or 0) + 1
+
+
+def _already_saved(sheet: Sheet, position: int) -> DealAlreadySaved:
+    """The refusal of a second submit of the deal at ``position`` (or of a form made before another
+    deal was saved): who saved which deal, with the deal for a link."""
+    deal = (
+        sheet.deals.filter(position__gte=position).select_related("created_by").order_by("position").first()
+    )
+    state = sheet_state(sheet)
+    number = _number_of(state, deal) if deal is not None else None
+    who = deal.created_by.name if deal is not None and deal.created_by else _("Someone")
+    if number is None:
+        message = _("%(name)s already saved this deal (a void deal).") % {"name": who}
+    else:
+        message = _("%(name)s already saved deal %(number)s.") % {"name": who, "number": number}
+    return DealAlreadySaved(message, deal=deal)
+
+
 @transaction.atomic
-def add_deal(sheet: Sheet, *, by, facts: dict) -> Deal:
+def add_deal(sheet: Sheet, *, by, facts: dict, position: int | None = None) -> Deal:
     """Enter the next deal. The engine checks the facts and the game (not over yet); nothing is saved
-    when it refuses (:class:`SheetError` with its sentence)."""
+    when it refuses (:class:`SheetError` with its sentence). ``position``: the place of the deal the
+    form was made for; when another deal took it meanwhile (a double submit, two phones at the table)
+    the deal is refused with :class:`DealAlreadySaved`."""
     sheet = _locked(sheet)
     _require_enter(sheet, by)
-    position = (sheet.deals.aggregate(top=Max("position"))["top"] or 0) + 1
+    top = sheet.deals.aggregate(top=Max("position"))["top"] or 0
+    if position is not None and position != top + 1:
+        if position <= top:
+            raise _already_saved(sheet, position)
+        raise SheetError(_("This form is out of date: open the sheet again."))
+    position = top + 1
     deal = Deal(sheet=sheet, position=position, facts=facts, created_by=by, updated_by=by)
     state = _check_candidate(sheet, [*_live_deals(sheet), deal], deal)
     deal.save()

@@ -19,6 +19,9 @@ from scoring import exports, services
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
 from scoring.models import Deal, Rating, Sheet
 
+CARDS_TEXT_BOUND = 1200
+"""The longest cards text the picker's count reads (a deal form's longest cards field)."""
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -257,6 +260,8 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         messages.info(request, _("This game is over; edit a deal to correct it."))
         return redirect(sheet)
     initial = DealForm.initial_from(sheet, deal.facts, state.sides) if deal else {}
+    if deal is None:
+        initial["position"] = services.next_position(sheet)
     form = DealForm(
         request.POST if request.method == "POST" else None,
         initial=initial,
@@ -264,14 +269,26 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         players=state.players,
         sides=state.sides,
     )
+    saved_first = None
     if request.method == "POST" and form.is_valid():
         try:
             if deal is None:
-                services.add_deal(sheet, by=request.user, facts=form.cleaned_data["facts"])
+                services.add_deal(
+                    sheet,
+                    by=request.user,
+                    facts=form.cleaned_data["facts"],
+                    position=form.cleaned_data.get("position"),
+                )
             else:
                 services.edit_deal(deal, by=request.user, facts=form.cleaned_data["facts"])
-        except services.SheetError as error:
+        except services.DealAlreadySaved as error:
             form.add_error(None, error.message)
+            if error.deal is not None and error.deal.deleted_at is None:
+                saved_first = f"{sheet.get_absolute_url()}#deal-{error.deal.pk}"
+            else:
+                saved_first = sheet.get_absolute_url()
+        except services.SheetError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
             messages.success(request, _("Deal saved.") if deal is None else _("Deal corrected."))
             return redirect(sheet)
@@ -317,6 +334,7 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         "sheet": sheet,
         "deal": deal,
         "form": form,
+        "saved_first": saved_first,
         "seats": seats,
         "sides": sides,
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
@@ -383,7 +401,7 @@ def count_cards(request, group, membership, sheet_id):
     field = request.POST.get("field", "")
     if not field.startswith(("held_cards_", "melded_cards_")):
         return HttpResponse(status=400)
-    text = request.POST.get(field, "")
+    text = request.POST.get(field, "")[:CARDS_TEXT_BOUND]
     context = {"text": text.strip(), "error": None, "value": None}
     if text.strip():
         try:
@@ -391,7 +409,7 @@ def count_cards(request, group, membership, sheet_id):
                 sheet,
                 text,
                 kind="melded" if field.startswith("melded") else "held",
-                indicator=request.POST.get("indicator") or None,
+                indicator=request.POST.get("indicator", "")[:4] or None,
             )
         except services.SheetError as error:
             context["error"] = error.message

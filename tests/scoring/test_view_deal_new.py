@@ -62,7 +62,7 @@ def test_example_1_entered_with_cards_and_typed_points_is_saved(client, group, s
         ({"winner": "0", "opened_1": "on", "held_points_1": "1"}, "1 is not possible"),
         ({"winner": "7"}, "Player 8 is not in this game"),
         ({"winner": "0", "finish": "colored"}, "Colored Hand is a kuwaiti hand; Hand does not score it."),
-        ({"winner": "0", "opened_1": "on"}, "Say what player 2 still holds"),
+        ({"winner": "0", "opened_1": "on"}, "Say what Mona Member still holds"),
         ({"winner": "0", "opened_1": "on", "held_cards_1": "KS KS KS"}, "2 × KS, not 3"),
         (
             {"winner": "0", "opened_1": "on", "held_cards_1": "KS 7H", "held_points_1": "30"},
@@ -153,7 +153,7 @@ def test_no_deal_is_entered_after_the_game_is_over(client, group, owner, member)
     facts = {
         "sides": [
             {"red_books": 1, "black_books": 1, "melded_points": 200, "held": [None, None], "went_out": True},
-            {"red_books": 0, "black_books": 0, "melded_points": 30, "held": [None, None]},
+            {"red_books": 0, "black_books": 0, "melded_points": 30, "held": [0, 0]},
         ]
     }
     for _ in range(3):
