@@ -7,6 +7,7 @@ forms (harvested from the pages as members see them: hidden fields such as the g
 values, option values), then:
 
 - fixed hostile payloads: every field a 5,000-digit integer (Python refuses to parse those: ValueError),
+  or a digit only to ``str.isdigit()`` ("²", "①": ``int()`` refuses them),
   deeply nested JSON (RecursionError), every move button with huge card ids and meld numbers;
 - random ones drawn by hypothesis: random keys and the pages' keys, values among huge integers, nested
   JSON, random unicode (NUL included), long text and the pages' own values with their numbers blown up.
@@ -42,6 +43,7 @@ from tests.scoring.conftest import hand, make_sheet
 pytestmark = pytest.mark.django_db
 
 HUGE = "9" * 5000
+UNICODE_DIGITS = "²①١"  # str.isdigit() says yes; int() refuses the first two
 NESTED_LIST = "[" * 5000 + "]" * 5000
 NESTED_DICT = '{"cards":' * 3000 + "1" + "}" * 3000
 ROLES = ("owner", "member", "outsider", "anonymous")
@@ -175,6 +177,7 @@ def site(group, owner, member, outsider, admin):
         "sheet_id": [sheet.pk],
         "deal_id": [deal.pk],
         "rule_set": ["jordanian"],
+        "slug": ["classic"],
         "fmt": ["csv"],
         "uidb36": ["1"],
         "key": ["x"],
@@ -263,6 +266,7 @@ def _values(seen: set[str]):
     seen_list = sorted(seen)
     return st.one_of(
         st.just(HUGE),
+        st.sampled_from(UNICODE_DIGITS),
         st.just("-" + HUGE),
         st.just(NESTED_LIST),
         st.just(NESTED_DICT),
@@ -320,6 +324,8 @@ def test_no_hostile_request_gets_a_5xx_or_changes_anything_it_is_refused(site):
             _payload(base, {key: [HUGE] for key in keys if key != "version"}),
             _payload(base, {key: [NESTED_LIST] for key in keys if key != "version"}),
             _payload(base, {"staged": [NESTED_DICT], "preset": [NESTED_DICT], "act": ["lay_down"]}),
+            _payload(base, {key: [UNICODE_DIGITS[0]] for key in keys if key != "version"}),
+            _payload(base, {key: [UNICODE_DIGITS[1]] for key in keys if key != "version"}),
         ]
         if "act" in base:  # the move form: each button with huge card ids, meld numbers and nested melds
             for act in KNOWN["act"]:
@@ -332,6 +338,7 @@ def test_no_hostile_request_gets_a_5xx_or_changes_anything_it_is_refused(site):
                 fixed.append(_payload(base, {"do": [do], "number": [HUGE], "days": [HUGE]}))
         for role, client in clients.items():
             _check(problems, client, role, "GET", url, dict.fromkeys(every_key, HUGE))
+            _check(problems, client, role, "GET", url, dict.fromkeys(every_key, UNICODE_DIGITS[0]))
             for data in fixed if role in ("owner", "member") else fixed[:4]:
                 _check(problems, client, role, "POST", url, data)
 

@@ -80,3 +80,19 @@ def test_a_logged_out_poll_with_five_thousand_digit_numbers_goes_to_the_log_in_p
     response = _client().get(url, {"u": HUGE, "r": HUGE, "t": "x"})
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("account_login"))
+
+
+@pytest.mark.parametrize("digit", ["²", "①", "١"])
+def test_unicode_digits_in_a_move_get_a_sentence(duel, owner, digit):
+    """``str.isdigit()`` says yes to "²" and "①", which ``int()`` refuses."""
+    url = reverse("games:move", args=[duel.group.slug, duel.pk])
+    for data in ({"act": "discard", "cards": digit}, {"act": "lay_off", "meld": digit, "cards": "1"}):
+        response = _client(owner).post(url, {**data, "version": duel.version}, **HTMX)
+        assert response.status_code == 200
+    _unchanged(duel)
+
+
+@pytest.mark.parametrize("game", ["²", "①", "9" * 5000])
+def test_the_rules_page_ignores_a_game_id_that_is_no_number(member, game):
+    response = _client(member).get(reverse("games:rules", args=["classic"]), {"game": game})
+    assert response.status_code == 200
