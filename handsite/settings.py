@@ -243,7 +243,7 @@ if not DEBUG:
 CELERY_DATA_DIR = Path(env_str("CELERY_DATA_DIR", str(VAR_DIR / "celery")))
 # A hung Redis must not hold a request (a move's publish): bounded connect and answer times (seconds;
 # the worker's BRPOP polls every second, under socket_timeout).
-REDIS_SOCKET_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+REDIS_SOCKET_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 3}
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

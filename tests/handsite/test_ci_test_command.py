@@ -32,7 +32,7 @@ def _run(tmp_path, source: str) -> subprocess.CompletedProcess:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=900,
     )
 
 

@@ -144,4 +144,4 @@ def test_a_move_is_saved_at_once_while_the_broker_hangs(hung_redis, make_game, s
         seconds = time.monotonic() - start
     game.refresh_from_db()
     assert player_to_move(game) != mover
-    assert seconds < 2 * FAST
+    assert seconds < 3 * FAST  # the publish gives up (socket timeouts, one retry); it hung for minutes before
