@@ -30,6 +30,8 @@ YOUR_TURN = "your_turn"
 REMINDER = "reminder"
 LOW_TIME = "low_time"
 TIMED_OUT = "timed_out"
+SEAT_LEFT = "seat_left"  # a player handed their seat to a bot
+GAME_ENDED = "game_ended"  # the group's owner or an admin ended the game early
 TURN_KINDS = (YOUR_TURN, REMINDER, LOW_TIME)
 """Kinds about the turn in progress: out of date (not e-mailed) once the turn is over."""
 
@@ -57,6 +59,36 @@ def record(game: Game, *, user_id: int, seat: int, turn: int | None, kind: str, 
         data={"game": game.pk, "seat": seat, "turn": turn, "number": number},
         now=now,
     )
+
+
+def record_many(items: list[tuple], *, now=None) -> list[int]:
+    """Many notifications about games at once (a scan's batch), ONE query: ``items`` are
+    ``(game, user_id, seat, turn, kind, number)``; rows written before are skipped."""
+    links = {game.pk: game.get_absolute_url() for game, *_rest in items}
+    return services.notify_many(
+        [
+            {
+                "recipient": user_id,
+                "kind": kind,
+                "key": turn_key(game.pk, seat, turn, kind, number),
+                "topic": topic(game.pk),
+                "link": links[game.pk],
+                "data": {"game": game.pk, "seat": seat, "turn": turn, "number": number},
+            }
+            for game, user_id, seat, turn, kind, number in items
+        ],
+        now=now,
+    )
+
+
+def turns_began(games: list[tuple], *, now=None) -> list[int]:
+    """:func:`turn_began` for many ``(game, seats)`` at once (the deadline scan's batch), ONE query."""
+    items = []
+    for game, seats in games:
+        seat = next((s for s in seats if s.number == game.turn_seat), None)
+        if seat is not None and not seat.bot and seat.user_id is not None:
+            items.append((game, seat.user_id, seat.number, game.turn_version, YOUR_TURN, 0))
+    return items
 
 
 def turn_began(game: Game, seats, *, now: dt.datetime | None = None):
@@ -197,9 +229,33 @@ def register_all() -> None:
     notifications.register(Kind(name=REMINDER, email=notifications.EMAIL_REMINDER, **common))
     notifications.register(Kind(name=LOW_TIME, email=notifications.EMAIL_WARNING, **common))
     notifications.register(Kind(name=TIMED_OUT, email=notifications.EMAIL_WARNING, **common))
+    # Told once, in the words written with the row (subject, body, link): no renderer needed.
+    notifications.register(Kind(name=SEAT_LEFT, email=notifications.EMAIL_WARNING))
+    notifications.register(Kind(name=GAME_ENDED, email=notifications.EMAIL_WARNING))
     notifications.register_digest(DIGEST)
 
 
 def mark_game_read(user, game: Game) -> int:
     """Opening a game marks its notifications read (so its next "your turn" may be e-mailed)."""
     return services.mark_read(user, topic=topic(game.pk))
+
+
+def tell_players(game: Game, seats, *, kind: str, subject: str, body: str, skip_user_id=None) -> int:
+    """One notification for each person seated in ``game`` (bots and ``skip_user_id`` aside), in the
+    caller's transaction; exactly once per (game, kind, version)."""
+    told = 0
+    for seat in seats:
+        if seat.user_id is None or seat.user_id == skip_user_id:
+            continue
+        row = services.notify(
+            recipient=seat.user_id,
+            kind=kind,
+            key=f"game:{game.pk}:{seat.number}:{game.version}:{kind}",
+            topic=topic(game.pk),
+            subject=subject,
+            body=body,
+            link=game.get_absolute_url(),
+            data={"game": game.pk, "seat": seat.number},
+        )
+        told += row is not None
+    return told

@@ -18,9 +18,10 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, rules, services
+from games import board, engine, movelog, rules, services
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
@@ -76,8 +77,25 @@ def _staged(staged, state, viewer) -> dict:
     }
 
 
-def _context(request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=()):
-    """The play page's context. ``staged``: the viewer's staged melds when the caller has them."""
+PANELS = [
+    {"id": "log", "title": gettext_lazy("What happened"), "template": "games/_panel_log.html"},
+    {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
+]
+"""The play page's panels (opened on demand; beside the table on a wide screen), in order. A panel is a
+template included with the page's context (``b``: the board, ``v``: the engine's view)."""
+
+
+def _panels(board_context) -> list[dict]:
+    view = board_context["view"]
+    scores_open = view["finished"] or board_context["deal_fresh"]
+    return [{**panel, "open": panel["id"] == "scores" and scores_open} for panel in PANELS]
+
+
+def _context(
+    request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=(), moves=None
+):
+    """The play page's context. ``staged``: the viewer's staged melds when the caller has them;
+    ``moves``: the Move rows a move just wrote (for "since your last move" without a query)."""
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
     context = {
@@ -101,13 +119,21 @@ def _context(request, game, seats, *, state=None, staged=None, selected=(), erro
         if staged is None:
             staged = services.staged_melds(game, viewer, state)
         set_aside = [c["id"] for meld in staged for c in meld.cards]
+        names = {s.number: s.name for s in seats}
+        since = movelog.since(game, names, viewer, state.deal.number, moves=moves)
+        context["since"] = since
         context["board"] = board.build(
-            state, seats, viewer=viewer, sort=_sort(request), selected=selected, set_aside=set_aside
+            state,
+            seats,
+            viewer=viewer,
+            sort=_sort(request),
+            selected=selected,
+            set_aside=set_aside,
+            fresh=since.card_ids,
         )
+        context["panels"] = _panels(context["board"])
         context.update(_staged(staged, state, viewer))
-        context["rule_state"] = rules.rule_state_lines(
-            context["board"]["view"], {s.number: s.name for s in seats}
-        )
+        context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
 
 
@@ -148,7 +174,9 @@ def game_create(request, group, membership):
 @require_GET
 def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    return _render(request, _context(request, game, services.seats_of(game)))
+    context = _context(request, game, services.seats_of(game))
+    context["can_end"] = membership.can_manage and game.status == GameStatus.ACTIVE
+    return _render(request, context)
 
 
 def _small_number(text: str, digits: int) -> int | None:
@@ -212,6 +240,7 @@ def game_move(request, group_slug, game_id):
         selected=outcome.selected,
         error=outcome.error,
         wild_choices=outcome.wild_choices,
+        moves=outcome.moves,
     )
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [
@@ -224,7 +253,8 @@ def game_move(request, group_slug, game_id):
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
-    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game."""
+    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game. In
+    play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
     number = _small_number(request.POST.get("number", ""), 2)
@@ -239,6 +269,8 @@ def game_seat(request, group_slug, game_id):
             game_id=game_id, actor=request.user, number=number, group_slug=group.slug
         ),
         "cancel": lambda: services.cancel_game(game_id=game_id, actor=request.user, group_slug=group.slug),
+        "leave": lambda: services.leave_game(game_id=game_id, user=request.user, group_slug=group.slug),
+        "end": lambda: services.end_game(game_id=game_id, actor=request.user, group_slug=group.slug),
     }
     error = None
     try:
@@ -260,6 +292,10 @@ def game_seat(request, group_slug, game_id):
     return redirect(game)
 
 
+REPLAY_SPEEDS = ("0.5", "1", "2")
+"""Seconds between moves when the replay plays on by itself (``?play=1``)."""
+
+
 @group_view
 @require_GET
 def game_replay(request, group, membership, game_id):
@@ -268,8 +304,11 @@ def game_replay(request, group, membership, game_id):
     if game.status != GameStatus.FINISHED:
         raise Http404
     seats = services.seats_of(game)
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action"))
+    rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
+    moves = [(seat, action) for seat, action, _deal in rows]
     step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
+    speed = request.GET.get("play", "")
+    speed = speed if speed in REPLAY_SPEEDS else None
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
     names = {seat.number: seat.name for seat in seats}
     hands = [
@@ -285,6 +324,15 @@ def game_replay(request, group, membership, game_id):
         }
         for tm in state.deal.melds
     ]
+    starts: dict[int, int] = {}  # deal (0-based) -> the step at which it starts
+    for index, (_seat, _action, deal) in enumerate(rows):
+        if deal is not None and deal not in starts:
+            starts[deal] = index
+    deals = [{"number": deal + 1, "step": start} for deal, start in sorted(starts.items())]
+    results = [
+        {"number": n + 1, "points": list(record.score.points_by_seat()), "void": record.score.void}
+        for n, record in enumerate(state.records)
+    ]
     context = {
         "group": group,
         "game": game,
@@ -297,6 +345,11 @@ def game_replay(request, group, membership, game_id):
         if state.deal.discard
         else None,
         "deal_number": state.deal.number + 1,
+        "deals": deals,
+        "results": results,
+        "names": [names[n] for n in range(state.players)],
+        "speed": speed,
+        "speeds": REPLAY_SPEEDS,
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
@@ -311,7 +364,7 @@ def rules_page(request, slug):
         raise Http404
     context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
     game_id = request.GET.get("game", "")
-    if request.user.is_authenticated and game_id.isdigit() and len(game_id) <= 12:
+    if request.user.is_authenticated and game_id.isascii() and game_id.isdigit() and len(game_id) <= 12:
         game = (
             Game.objects.select_related("group")
             .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)
@@ -321,3 +374,15 @@ def rules_page(request, slug):
             context["game"] = game
             context["game_options"] = rules.option_rows(engine.VARIANTS[slug], game.options)
     return render(request, "games/rules.html", context)
+
+
+@group_view
+@require_GET
+def game_log(request, group, membership, game_id):
+    """Every move of the game, newest first, a page at a time (only that page's rows are read)."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
+    seats = services.seats_of(game)
+    names = {seat.number: seat.name for seat in seats}
+    number = _small_number(request.GET.get("page", ""), 6) or 1
+    log = movelog.page(game, names, number, seats)
+    return render(request, "games/log.html", {"group": group, "game": game, "log": log})
