@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -58,7 +58,17 @@ from games.engine.variants import (
 )
 from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
-from scoring.models import Deal, DealChange, OnlineResult, Rating, Sheet, SheetPlayer
+from scoring.models import (
+    Deal,
+    DealChange,
+    OnlineResult,
+    RatedGame,
+    Rating,
+    RatingsQueue,
+    Sheet,
+    SheetPlayer,
+    rating_number,
+)
 
 
 class SheetError(Exception):
@@ -399,13 +409,12 @@ class PlayerEntry:
 
 def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
     """Bump the version, rewrite the cached columns from ``state`` (the sheet as it now stands, derived
-    again when not given) and queue the group's ratings after the commit."""
+    again when not given) and bring the group's ratings up to date (at once for a game that just
+    finished, by a replay queued on commit for a change to an older one)."""
     Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
     sheet.refresh_from_db()
     state = recompute_sheet(sheet, state)
-    from scoring.tasks import recompute_group_ratings
-
-    recompute_group_ratings.delay_on_commit(sheet.group_id)
+    _sync_rated_game(sheet.group_id, RatedGame.Source.SHEET.value, sheet.pk, _sheet_outcome(sheet, state))
     return state
 
 
@@ -741,7 +750,347 @@ def check_opening(
         raise SheetError(error_sentence(error)) from None
 
 
-# --- Online games and ratings (issue 6; called from background tasks) ------------------------------
+# --- Online games and ratings ----------------------------------------------------------------------
+#
+# Every finished game that counts (a sheet not marked "do not count", an online game) has one RatedGame
+# row: its sides, ranks and each player's skill before and after it. A game that finishes after every
+# other of its group is rated at once from the players' current ratings (incremental, in the same
+# transaction); anything else (an edit or deletion of a finished game, a sheet counted again, a guest
+# linked) marks the group's ratings stale from that game's finish and queues the replay from there
+# (scoring.tasks.refresh_group_ratings, on commit, idempotent). Games with a bot seat are practice.
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game as the ratings see it."""
+
+    family: str
+    rule_set: str
+    finished_at: object
+    sides: list
+    names: dict
+    ranks: list
+    winners: list
+    practice: bool = False
+
+
+def _ranks(totals: Sequence[int], lower_is_better: bool) -> list[int]:
+    """1 for the best side; equal totals share a rank."""
+    ordered = sorted(set(totals), reverse=not lower_is_better)
+    return [ordered.index(total) + 1 for total in totals]
+
+
+def _sheet_outcome(sheet: Sheet, state: SheetState) -> Outcome | None:
+    status = state.status
+    if sheet.do_not_count or not status or not status.finished or sheet.finished_at is None:
+        return None
+    return Outcome(
+        family=sheet.family,
+        rule_set=sheet.rule_set,
+        finished_at=sheet.finished_at,
+        sides=[[state.players[seat].player_key for seat in side] for side in state.sides],
+        names={player.player_key: player.display_name for player in state.players},
+        ranks=_ranks(status.totals, status.lower_is_better),
+        winners=sorted({state.players[seat].player_key for side in status.winners for seat in side}),
+    )
+
+
+def _online_outcome(result: OnlineResult) -> Outcome | None:
+    if not result.finished:
+        return None
+    people = {person.get("seat"): person for person in result.players}
+
+    def key(seat):
+        person = people.get(seat, {})
+        if person.get("user_id"):
+            return f"user:{person['user_id']}"
+        return f"bot:{(person.get('name') or str(seat)).strip().casefold()}"
+
+    sides = [[key(seat) for seat in side] for side in result.sides]
+    return Outcome(
+        family=get_variant(result.rule_set).family,
+        rule_set=result.rule_set,
+        finished_at=result.finished_at or result.updated_at,
+        sides=sides,
+        names={key(seat): (people.get(seat, {}).get("name") or "") for side in result.sides for seat in side},
+        ranks=_ranks(result.totals, result.lower_is_better),
+        winners=sorted({key(seat) for seat in result.winner_seats}),
+        # Online seats are members or bots: a seat without a member is a bot, so the game is practice.
+        practice=any(k.startswith("bot:") for side in sides for k in side),
+    )
+
+
+def _ratings_queue(group_id: int) -> RatingsQueue:
+    """The group's ratings queue row, locked (created on first use)."""
+    queue = RatingsQueue.objects.select_for_update().filter(group_id=group_id).first()
+    if queue is None:
+        try:
+            with transaction.atomic():
+                RatingsQueue.objects.create(group_id=group_id)
+        except IntegrityError:
+            pass  # created meanwhile by another request
+        queue = RatingsQueue.objects.select_for_update().get(group_id=group_id)
+    return queue
+
+
+def _mark_stale(queue: RatingsQueue, since) -> None:
+    from scoring.tasks import refresh_group_ratings
+
+    if queue.stale_from is None or since < queue.stale_from:
+        queue.stale_from = since
+        queue.save(update_fields=["stale_from"])
+    refresh_group_ratings.delay_on_commit(queue.group_id)
+
+
+def _model():
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def _rate(model, sides, ranks, current: dict) -> dict:
+    """{key: [mu_before, sigma_before, mu_after, sigma_after]} for one game; ``current``: key ->
+    (mu, sigma) of the players rated before (new players start at openskill's defaults)."""
+    teams = [
+        [model.rating(*current[key]) if key in current else model.rating() for key in side] for side in sides
+    ]
+    rated = model.rate(teams, ranks=list(ranks))
+    return {
+        key: [before.mu, before.sigma, after.mu, after.sigma]
+        for side, old, new in zip(sides, teams, rated, strict=True)
+        for key, before, after in zip(side, old, new, strict=True)
+    }
+
+
+def _rating_row(group_id, family, key, name, mu, sigma, games, wins, last_change, now) -> Rating:
+    from openskill.models import PlackettLuceRating
+
+    return Rating(
+        group_id=group_id,
+        family=family,
+        player_key=key,
+        name=(name or key)[:80],
+        games=games,
+        wins=wins,
+        mu=mu,
+        sigma=sigma,
+        ordinal=PlackettLuceRating(mu, sigma).ordinal(),
+        rating=rating_number(mu),
+        last_change=last_change,
+        updated_at=now,
+    )
+
+
+def _append(group_id: int, row: RatedGame) -> None:
+    """Rate a game that finished after every other of its group from the current ratings."""
+    keys = [key for side in row.sides for key in side]
+    existing = {
+        rating.player_key: rating
+        for rating in Rating.objects.filter(group_id=group_id, family=row.family, player_key__in=keys)
+    }
+    current = {key: (rating.mu, rating.sigma) for key, rating in existing.items()}
+    row.ratings = _rate(_model(), row.sides, row.ranks, current) if len(row.sides) >= 2 else {}
+    row.save()
+    now = timezone.now()
+    changed = []
+    for key, (mu_before, _sigma_before, mu, sigma) in row.ratings.items():
+        old = existing.get(key)
+        changed.append(
+            _rating_row(
+                group_id,
+                row.family,
+                key,
+                row.names.get(key) or (old.name if old else key),
+                mu,
+                sigma,
+                (old.games if old else 0) + 1,
+                (old.wins if old else 0) + (key in row.winners),
+                rating_number(mu) - rating_number(mu_before),
+                now,
+            )
+        )
+        if old is not None:
+            changed[-1].pk = old.pk
+    Rating.objects.bulk_create(
+        changed,
+        update_conflicts=True,
+        unique_fields=["group", "family", "player_key"],
+        update_fields=[
+            "name",
+            "games",
+            "wins",
+            "mu",
+            "sigma",
+            "ordinal",
+            "rating",
+            "last_change",
+            "updated_at",
+        ],
+    )
+
+
+_OUTCOME_FIELDS = ("family", "rule_set", "finished_at", "sides", "names", "ranks", "winners", "practice")
+
+
+def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcome | None) -> None:
+    """Bring the game's RatedGame row in line with its outcome and update the ratings: at once when the
+    game is the group's latest and nothing is pending, else by a replay queued on commit."""
+    queue = _ratings_queue(group_id)
+    row = RatedGame.objects.filter(source=source, source_id=source_id).first()
+    if outcome is None:
+        if row is not None:
+            row.delete()
+            if not row.practice:
+                _mark_stale(queue, row.finished_at)
+        return
+    values = {name: getattr(outcome, name) for name in _OUTCOME_FIELDS}
+    if row is not None and all(getattr(row, name) == value for name, value in values.items()):
+        return  # nothing the ratings see has changed
+    old_finish = row.finished_at if row is not None and not row.practice else None
+    if row is None:
+        row = RatedGame(group_id=group_id, source=source, source_id=source_id)
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.ratings = {}
+    if outcome.practice:
+        row.save()
+        if old_finish is not None:
+            _mark_stale(queue, old_finish)
+        return
+    latest = (
+        RatedGame.objects.filter(group_id=group_id, family=outcome.family, practice=False)
+        .exclude(source=source, source_id=source_id)
+        .order_by("-finished_at", "-source", "-source_id")
+        .first()
+    )
+    if (
+        queue.stale_from is None
+        and old_finish is None
+        and (latest is None or latest.order_key < row.order_key)
+    ):
+        _append(group_id, row)
+        return
+    row.save()
+    _mark_stale(queue, min(old_finish, row.finished_at) if old_finish is not None else row.finished_at)
+
+
+def _replay(group_id: int, since=None) -> list[Rating]:
+    """Rate the group's games again from ``since`` (None: from the first), in the order they finished,
+    starting from the stored ratings before that point; rewrite the Rating rows."""
+    model = _model()
+    families: dict[str, dict] = {}
+    changed = []
+    rows = RatedGame.objects.filter(group_id=group_id, practice=False).order_by(
+        "finished_at", "source", "source_id"
+    )
+    for row in rows:
+        family = families.setdefault(
+            row.family,
+            {
+                "current": {},
+                "games": Counter(),
+                "wins": Counter(),
+                "names": {},
+                "last": {},
+                "replaying": False,
+            },
+        )
+        if since is None or row.finished_at >= since or (not row.ratings and len(row.sides) >= 2):
+            family["replaying"] = True
+        if family["replaying"]:
+            ratings = _rate(model, row.sides, row.ranks, family["current"]) if len(row.sides) >= 2 else {}
+            if ratings != row.ratings:
+                row.ratings = ratings
+                changed.append(row)
+        for key, (mu_before, _sigma_before, mu, sigma) in row.ratings.items():
+            family["current"][key] = (mu, sigma)
+            family["last"][key] = rating_number(mu) - rating_number(mu_before)
+        for key in (key for side in row.sides for key in side):
+            family["games"][key] += 1
+            family["wins"][key] += key in row.winners
+            family["names"][key] = row.names.get(key) or family["names"].get(key, key)
+    RatedGame.objects.bulk_update(changed, ["ratings"], batch_size=500)
+    now = timezone.now()
+    fresh = [
+        _rating_row(
+            group_id,
+            name,
+            key,
+            family["names"][key],
+            mu,
+            sigma,
+            family["games"][key],
+            family["wins"][key],
+            family["last"].get(key, 0),
+            now,
+        )
+        for name, family in families.items()
+        for key, (mu, sigma) in family["current"].items()
+    ]
+    Rating.objects.filter(group_id=group_id).delete()
+    return Rating.objects.bulk_create(fresh)
+
+
+@transaction.atomic
+def refresh_ratings(group_id: int) -> int:
+    """The queued work: replay the group's ratings from the oldest changed game. Idempotent: with
+    nothing pending it does nothing. Returns the number of games replayed from (0: nothing to do)."""
+    queue = _ratings_queue(group_id)
+    if queue.stale_from is None:
+        return 0
+    replayed = RatedGame.objects.filter(group_id=group_id, finished_at__gte=queue.stale_from).count()
+    _replay(group_id, queue.stale_from)
+    queue.stale_from = None
+    queue.save(update_fields=["stale_from"])
+    return replayed
+
+
+def ratings_updating(group) -> bool:
+    """True while a queued replay of the group's ratings has not run yet (pages say "updating")."""
+    return RatingsQueue.objects.filter(group=group, stale_from__isnull=False).exists()
+
+
+def _outcomes(group_id: int) -> dict[tuple[str, int], Outcome]:
+    """Every finished game of the group derived again from the stored facts (counted sheets in three
+    queries, online results in one)."""
+    outcomes = {}
+    sheets = Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False).prefetch_related(
+        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
+        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
+    )
+    for sheet in sheets:
+        outcome = _sheet_outcome(sheet, _compute(sheet, sheet.seated, sheet.live))
+        if outcome is not None:
+            outcomes[(RatedGame.Source.SHEET.value, sheet.pk)] = outcome
+    for result in OnlineResult.objects.filter(group_id=group_id, finished=True):
+        outcome = _online_outcome(result)
+        if outcome is not None:
+            outcomes[(RatedGame.Source.ONLINE.value, result.game_id)] = outcome
+    return outcomes
+
+
+@transaction.atomic
+def recompute_ratings(group_id: int) -> list[Rating]:
+    """The group's ratings from scratch: every finished game derived again from its facts (a corrected
+    rule re-scores history), then rated in the order they finished. Idempotent."""
+    queue = _ratings_queue(group_id)
+    RatedGame.objects.filter(group_id=group_id).delete()
+    RatedGame.objects.bulk_create(
+        (
+            RatedGame(
+                group_id=group_id,
+                source=source,
+                source_id=source_id,
+                **{name: getattr(outcome, name) for name in _OUTCOME_FIELDS},
+            )
+            for (source, source_id), outcome in _outcomes(group_id).items()
+        ),
+        batch_size=500,
+    )
+    ratings = _replay(group_id)
+    queue.stale_from = None
+    queue.save(update_fields=["stale_from"])
+    return ratings
 
 
 @transaction.atomic
@@ -755,7 +1104,8 @@ def record_online_game(
     finished_at=None,
 ) -> OnlineResult:
     """Store (or rewrite) an online game's standing as games/ reports it: ``players`` in seat order
-    ({"seat", "user_id", "name"}), ``status`` the engine's match status. Idempotent."""
+    ({"seat", "user_id", "name"}; no user_id: a bot), ``status`` the engine's match status; a finished
+    game is rated (practice when a bot played). Idempotent."""
     winners = sorted(seat for seats in status.winners for seat in seats) if status.finished else []
     result, _created = OnlineResult.objects.update_or_create(
         game_id=game_id,
@@ -773,99 +1123,5 @@ def record_online_game(
             "updated_at": timezone.now(),
         },
     )
+    _sync_rated_game(group_id, RatedGame.Source.ONLINE.value, game_id, _online_outcome(result))
     return result
-
-
-def _ranks(totals: Sequence[int], lower_is_better: bool) -> list[int]:
-    """1 for the best side; equal totals share a rank."""
-    ordered = sorted(set(totals), reverse=not lower_is_better)
-    return [ordered.index(total) + 1 for total in totals]
-
-
-def _rated_games(group_id: int) -> list[tuple]:
-    """(when, [[(key, name), ...] per side], ranks, winner keys) for every counted sheet and finished
-    online game of the group, oldest first, each derived again from its stored facts."""
-    games = []
-    sheets = Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False).prefetch_related(
-        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
-        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
-    )
-    for sheet in sheets:  # three queries in all, however many sheets
-        state = _compute(sheet, sheet.seated, sheet.live)
-        if not state.status or not state.status.finished:
-            continue
-        sides = [
-            [(state.players[s].player_key, state.players[s].display_name) for s in side]
-            for side in state.sides
-        ]
-        winners = {state.players[s].player_key for side in state.status.winners for s in side}
-        ranks = _ranks(state.status.totals, state.status.lower_is_better)
-        games.append((sheet.finished_at or sheet.created_at, sheet.pk, sides, ranks, winners))
-    for result in OnlineResult.objects.filter(group_id=group_id, finished=True):
-        people = {p["seat"]: p for p in result.players}
-
-        def key(seat, people=people):
-            person = people.get(seat, {})
-            who = (
-                f"user:{person['user_id']}" if person.get("user_id") else f"guest:{person.get('name', seat)}"
-            )
-            return who, person.get("name", "")
-
-        sides = [[key(s) for s in side] for side in result.sides]
-        winners = {key(s)[0] for s in result.winner_seats}
-        games.append(
-            (
-                result.finished_at or result.updated_at,
-                -result.pk,
-                sides,
-                _ranks(result.totals, result.lower_is_better),
-                winners,
-            )
-        )
-    games.sort(key=lambda g: (g[0], g[1]))
-    return games
-
-
-@transaction.atomic
-def recompute_ratings(group_id: int) -> list[Rating]:
-    """The group's ratings from scratch (openskill Plackett-Luce, games in the order they finished).
-    Idempotent: the same facts always give the same rows."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings: dict = {}
-    names: dict[str, str] = {}
-    played: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    for _when, _pk, sides, ranks, winners in _rated_games(group_id):
-        teams = []
-        for side in sides:
-            team = []
-            for key, name in side:
-                names[key] = name or names.get(key, key)
-                played[key] = played.get(key, 0) + 1
-                wins[key] = wins.get(key, 0) + (key in winners)
-                team.append(ratings.setdefault(key, model.rating(name=key)))
-            teams.append(team)
-        if len(teams) < 2:
-            continue
-        for side, team in zip(sides, model.rate(teams, ranks=ranks), strict=True):
-            for (key, _name), rating in zip(side, team, strict=True):
-                ratings[key] = rating
-    Rating.objects.filter(group_id=group_id).delete()
-    now = timezone.now()
-    rows = [
-        Rating(
-            group_id=group_id,
-            player_key=key,
-            name=names[key][:80],
-            games=played[key],
-            wins=wins[key],
-            mu=rating.mu,
-            sigma=rating.sigma,
-            ordinal=rating.ordinal(),
-            updated_at=now,
-        )
-        for key, rating in ratings.items()
-    ]
-    return Rating.objects.bulk_create(rows)
