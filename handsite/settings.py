@@ -12,6 +12,7 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 from handsite.env import env_bool, env_choice, env_int, env_list, env_str, env_url
 
@@ -92,7 +93,12 @@ DATABASE_URL = env_url(
     f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
     ("sqlite", "postgres", "postgresql", "pgsql"),
 )
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+# Persistent connections: each process keeps its connection DB_CONN_MAX_AGE seconds (0: one per request),
+# checked before reuse after an error or a database restart. README "Running at scale".
+DB_CONN_MAX_AGE = env_int("DB_CONN_MAX_AGE", 300, minimum=0)
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=DB_CONN_MAX_AGE, conn_health_checks=True)
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES["default"].setdefault("OPTIONS", {})
@@ -235,6 +241,19 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Named queues, so a long scan or rating recompute never delays an e-mail: run workers by queue
+# (README "Running at scale"; `celery worker` without -Q consumes them all). Unrouted tasks: "celery".
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("mail", "scans", "results", "celery")]
+CELERY_TASK_ROUTES = {
+    "handsite.tasks.send_*": {"queue": "mail"},  # turn e-mails, reminders, invitations
+    "handsite.tasks.send_pending_notifications": {"queue": "scans"},
+    "*.tasks.scan_*": {"queue": "scans"},
+    "handsite.tasks.make_daily_digests": {"queue": "scans"},
+    "handsite.tasks.purge_stale_invitations": {"queue": "scans"},
+    "games.tasks.record_online_result": {"queue": "results"},
+    "scoring.tasks.*": {"queue": "results"},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Periodic tasks. Later apps add their own entries here (one place for the whole site).
 CELERY_BEAT_SCHEDULE = {

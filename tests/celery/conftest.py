@@ -25,6 +25,7 @@ from celery import Celery
 from celery.contrib.testing.worker import start_worker
 from django.core import mail
 from django.db import connection
+from kombu import Queue
 
 from handsite.celery import app as site_app
 from tests.support import ROOT, require_service, skip_or_fail
@@ -33,17 +34,32 @@ REDIS_DB = 13  # a database of its own on the machine's Redis
 
 
 @contextlib.contextmanager
-def celery_app_on(broker_url: str):
+def celery_app_on(broker_url: str, *, by_queue: bool = False):
+    """An app whose tasks all go to one queue of the test's own; ``by_queue``: the site's routes, with
+    each named queue ("mail", "scans", ...) renamed to one of the test's own (:func:`queue_of`)."""
     app = Celery(f"handsite-it-{uuid.uuid4().hex[:6]}", set_as_current=False)
     app.config_from_object("django.conf:settings", namespace="CELERY")
     queue = f"it-{uuid.uuid4().hex[:8]}"
+    routing = {"task_default_queue": queue, "task_queues": None, "task_routes": None}
+    if by_queue:
+        own = {
+            q.name: Queue(f"{queue}-{q.name}", routing_key=f"{queue}-{q.name}") for q in app.conf.task_queues
+        }
+        routing = {
+            "task_default_queue": own[app.conf.task_default_queue].name,
+            "task_queues": list(own.values()),
+            "task_routes": {
+                pattern: {**route, "queue": own[route["queue"]].name}
+                for pattern, route in app.conf.task_routes.items()
+            },
+        }
     app.conf.update(
         broker_url=broker_url,
         result_backend=broker_url,
         task_always_eager=False,
-        task_default_queue=queue,
         broker_connection_retry_on_startup=True,
         broker_transport_options={},
+        **routing,
     )
     app.set_current()
     app.set_default()
@@ -54,10 +70,19 @@ def celery_app_on(broker_url: str):
         site_app.set_default()
 
 
+def queue_of(app, name: str) -> str:
+    """The test's own name for the site's queue ``name`` (an app made with ``by_queue=True``)."""
+    return next(q.name for q in app.conf.task_queues if q.name.endswith(f"-{name}"))
+
+
 @contextlib.contextmanager
-def worker(app, name: str = "w1", pool: str = "solo", concurrency: int = 1):
+def worker(app, name: str = "w1", pool: str = "solo", concurrency: int = 1, queues: list[str] | None = None):
+    """A worker in this process; ``queues``: only these (the test's names), else all of the app's."""
     hostname = f"{name}-{uuid.uuid4().hex[:6]}@it"
-    with start_worker(app, pool=pool, concurrency=concurrency, hostname=hostname, shutdown_timeout=20):
+    options = {"queues": queues} if queues else {}
+    with start_worker(
+        app, pool=pool, concurrency=concurrency, hostname=hostname, shutdown_timeout=20, **options
+    ):
         yield
 
 
