@@ -147,6 +147,7 @@ class DealChange(models.Model):
         EXCLUDED = "excluded", _("marked “do not count”")
         INCLUDED = "included", _("counted again")
         LINKED = "linked", _("linked a guest")
+        RESTORED = "restored", _("restored")
 
     sheet = models.ForeignKey(
         Sheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("sheet")
@@ -260,6 +261,9 @@ class RatedGame(models.Model):
     names = models.JSONField(_("names"), default=dict)
     ranks = models.JSONField(_("ranks"), default=list)
     winners = models.JSONField(_("winners"), default=list)
+    # {player_key: the total of the player's side}; scoring deals played (void deals not counted)
+    totals = models.JSONField(_("totals by player"), default=dict)
+    deals = models.PositiveSmallIntegerField(_("deals played"), default=0)
     practice = models.BooleanField(_("practice (a bot played)"), default=False)
     # {player_key: [mu_before, sigma_before, mu_after, sigma_after]}; empty until rated (and for practice)
     ratings = models.JSONField(_("ratings"), default=dict, blank=True)

@@ -589,6 +589,90 @@ def delete_deal(deal: Deal, *, by) -> None:
     _on_change(sheet, state)
 
 
+def consequences(before: SheetState, after: SheetState, *, done: bool = False) -> list[str]:
+    """What a change does to the game's result, as sentences: before it ("Layla would no longer be the
+    winner.") or, ``done``, after it ("Layla is no longer the winner."). Empty when the result stays."""
+    sentences = []
+    was, now = set(before.winner_names), set(after.winner_names)
+    finished_before = bool(before.status and before.status.finished)
+    finished_after = bool(after.status and after.status.finished)
+    for name in sorted(was - now):
+        template = (
+            _("%(name)s is no longer the winner.") if done else _("%(name)s would no longer be the winner.")
+        )
+        sentences.append(template % {"name": name})
+    for name in sorted(now - was):
+        template = _("%(name)s is now the winner.") if done else _("%(name)s would be the winner.")
+        sentences.append(template % {"name": name})
+    if finished_before and not finished_after and after.status:
+        if done:
+            template = _(
+                "The game is open again: deal %(number)s is entered next; it leaves the standings until it "
+                "finishes."
+            )
+        else:
+            template = _(
+                "The game would be open again: deal %(number)s would be entered next, and it would "
+                "leave the standings until it finishes."
+            )
+        sentences.append(template % {"number": after.status.next_deal_number})
+    if finished_before and finished_after and was == now and before.status.totals != after.status.totals:
+        sentences.append(_("The winner stays; the totals change."))
+    return sentences
+
+
+def preview_delete(deal: Deal) -> list[str]:
+    """What deleting ``deal`` would change in its game's result (for the confirmation)."""
+    sheet = deal.sheet
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    deals = _live_deals(sheet)
+    before = _compute(sheet, players, deals)
+    after = _compute(sheet, players, [d for d in deals if d.pk != deal.pk])
+    return consequences(before, after)
+
+
+@transaction.atomic
+def restore_deal(deal: Deal, *, by) -> Deal:
+    """Undo a deletion: the deal takes its place again (refused when the game no longer allows it,
+    e.g. it has been finished by later deals)."""
+    sheet = _locked(deal.sheet)
+    _require_enter(sheet, by)
+    deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=False)
+    deals = sorted([*_live_deals(sheet), deal], key=lambda d: d.position)
+    deal.deleted_at = None
+    state = _check_candidate(sheet, deals, None)
+    deal.updated_by = by
+    deal.updated_at = timezone.now()
+    deal.save(update_fields=["deleted_at", "updated_by", "updated_at"])
+    state = _on_change(sheet, state)
+    DealChange.objects.create(
+        sheet=sheet,
+        deal=deal,
+        action=DealChange.Action.RESTORED,
+        by=by,
+        new_facts=deal.facts,
+        deal_number=_number_of(state, deal),
+    )
+    return deal
+
+
+@transaction.atomic
+def rematch(sheet: Sheet, *, by) -> Sheet:
+    """A new sheet with the same players in the same seats, rule set and options; the deal passes on
+    to the next player (the one after the last game's first dealer)."""
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    entries = [PlayerEntry(user=p.user) if p.user_id else PlayerEntry(name=p.name) for p in players]
+    return create_sheet(
+        group=sheet.group,
+        by=by,
+        rule_set=sheet.rule_set,
+        players=entries,
+        options=sheet.options,
+        first_dealer=(sheet.first_dealer + 1) % len(players),
+        title=sheet.title,
+    )
+
+
 @transaction.atomic
 def mark_do_not_count(sheet: Sheet, *, by, do_not_count: bool = True) -> Sheet:
     """Leave a sheet out of (or put it back into) the group's history and standings."""
@@ -696,6 +780,75 @@ def group_standings(group) -> list[Standing]:
     return sorted(table.values(), key=lambda s: (-s.wins, s.sheets, s.name.casefold()))
 
 
+@dataclass
+class LeaderRow:
+    """One player on a group's leaderboard of a rule-set family (rated games only: no practice)."""
+
+    key: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    deals: int = 0
+    rating: int | None = None
+    provisional: bool = True
+    last_change: int = 0
+
+    @property
+    def guest(self) -> bool:
+        return self.key.startswith("guest:")
+
+    @property
+    def win_rate(self) -> int:
+        """Percent of games won, whole."""
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    @property
+    def average(self) -> float:
+        """Points per scoring deal (one decimal)."""
+        return round(self.points / self.deals, 1) if self.deals else 0.0
+
+
+LEADERBOARD_SORTS = ("rating", "games", "wins", "win_rate", "average", "name")
+
+
+def leaderboard(group, family: str, *, since=None, sort: str = "rating") -> list[LeaderRow]:
+    """Per player of ``group`` in ``family`` ("hand" or "hand-and-foot"): games, wins, win rate, points
+    per deal over the rated games finished from ``since`` (None: all time), and the current rating.
+    Two queries whatever the history. ``sort``: one of LEADERBOARD_SORTS, best first (points per deal:
+    lower is better in Hand, higher in Hand and Foot)."""
+    games = RatedGame.objects.filter(group=group, family=family, practice=False)
+    if since is not None:
+        games = games.filter(finished_at__gte=since)
+    table: dict[str, LeaderRow] = {}
+    for sides, names, winners, totals, deals in games.values_list(
+        "sides", "names", "winners", "totals", "deals"
+    ):
+        for key in (key for side in sides for key in side):
+            row = table.get(key)
+            if row is None:
+                row = table[key] = LeaderRow(key, names.get(key) or key)
+            row.name = names.get(key) or row.name
+            row.games += 1
+            row.wins += key in winners
+            row.points += totals.get(key, 0)
+            row.deals += deals
+    for rating in Rating.objects.filter(group=group, family=family, player_key__in=list(table)):
+        row = table[rating.player_key]
+        row.rating, row.provisional, row.last_change = rating.rating, rating.provisional, rating.last_change
+        row.name = rating.name
+    lower_better = family == "hand"
+    keys = {
+        "rating": lambda r: (-(r.rating or 0), r.name.casefold()),
+        "games": lambda r: (-r.games, r.name.casefold()),
+        "wins": lambda r: (-r.wins, -r.win_rate, r.name.casefold()),
+        "win_rate": lambda r: (-r.win_rate, -r.games, r.name.casefold()),
+        "average": lambda r: ((r.average if lower_better else -r.average), r.name.casefold()),
+        "name": lambda r: (r.name.casefold(),),
+    }
+    return sorted(table.values(), key=keys.get(sort, keys["rating"]))
+
+
 def guest_names(group) -> list[str]:
     """Names of guests (not linked to a member) who have played in the group's sheets."""
     names = SheetPlayer.objects.filter(sheet__group=group, user__isnull=True).values_list("name", flat=True)
@@ -771,6 +924,8 @@ class Outcome:
     names: dict
     ranks: list
     winners: list
+    totals: dict
+    deals: int
     practice: bool = False
 
 
@@ -792,6 +947,12 @@ def _sheet_outcome(sheet: Sheet, state: SheetState) -> Outcome | None:
         names={player.player_key: player.display_name for player in state.players},
         ranks=_ranks(status.totals, status.lower_is_better),
         winners=sorted({state.players[seat].player_key for side in status.winners for seat in side}),
+        totals={
+            state.players[seat].player_key: total
+            for side, total in zip(state.sides, status.totals, strict=True)
+            for seat in side
+        },
+        deals=status.scoring_deals_played,
     )
 
 
@@ -815,6 +976,12 @@ def _online_outcome(result: OnlineResult) -> Outcome | None:
         names={key(seat): (people.get(seat, {}).get("name") or "") for side in result.sides for seat in side},
         ranks=_ranks(result.totals, result.lower_is_better),
         winners=sorted({key(seat) for seat in result.winner_seats}),
+        totals={
+            key(seat): total
+            for side, total in zip(result.sides, result.totals, strict=False)
+            for seat in side
+        },
+        deals=result.deals,
         # Online seats are members or bots: a seat without a member is a bot, so the game is practice.
         practice=any(k.startswith("bot:") for side in sides for k in side),
     )
@@ -929,7 +1096,22 @@ def _append(group_id: int, row: RatedGame) -> None:
     )
 
 
-_OUTCOME_FIELDS = ("family", "rule_set", "finished_at", "sides", "names", "ranks", "winners", "practice")
+_OUTCOME_FIELDS = (
+    "family",
+    "rule_set",
+    "finished_at",
+    "sides",
+    "names",
+    "ranks",
+    "winners",
+    "totals",
+    "deals",
+    "practice",
+)
+
+
+_RATED_FIELDS = ("family", "rule_set", "finished_at", "sides", "ranks", "winners", "practice")
+"""What the ratings depend on (the rest of a RatedGame row is for the leaderboard)."""
 
 
 def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcome | None) -> None:
@@ -944,8 +1126,14 @@ def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcom
                 _mark_stale(queue, row.finished_at)
         return
     values = {name: getattr(outcome, name) for name in _OUTCOME_FIELDS}
-    if row is not None and all(getattr(row, name) == value for name, value in values.items()):
-        return  # nothing the ratings see has changed
+    if row is not None and all(getattr(row, name) == values[name] for name in _RATED_FIELDS):
+        # The ratings see nothing new (the totals or names may have changed: kept for the leaderboard).
+        changed = [name for name in ("totals", "deals", "names") if getattr(row, name) != values[name]]
+        for name in changed:
+            setattr(row, name, values[name])
+        if changed:
+            row.save(update_fields=changed)
+        return
     old_finish = row.finished_at if row is not None and not row.practice else None
     if row is None:
         row = RatedGame(group_id=group_id, source=source, source_id=source_id)

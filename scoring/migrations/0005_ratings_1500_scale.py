@@ -71,6 +71,8 @@ class Migration(migrations.Migration):
                 ("names", models.JSONField(default=dict, verbose_name="names")),
                 ("ranks", models.JSONField(default=list, verbose_name="ranks")),
                 ("winners", models.JSONField(default=list, verbose_name="winners")),
+                ("totals", models.JSONField(default=dict, verbose_name="totals by player")),
+                ("deals", models.PositiveSmallIntegerField(default=0, verbose_name="deals played")),
                 ("practice", models.BooleanField(default=False, verbose_name="practice (a bot played)")),
                 ("ratings", models.JSONField(blank=True, default=dict, verbose_name="ratings")),
             ],
@@ -167,6 +169,23 @@ class Migration(migrations.Migration):
             model_name="ratedgame",
             constraint=models.UniqueConstraint(
                 fields=("source", "source_id"), name="one_rated_game_per_game"
+            ),
+        ),
+        migrations.AlterField(
+            model_name="dealchange",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("created", "entered"),
+                    ("edited", "edited"),
+                    ("deleted", "deleted"),
+                    ("excluded", "marked “do not count”"),
+                    ("included", "counted again"),
+                    ("linked", "linked a guest"),
+                    ("restored", "restored"),
+                ],
+                max_length=10,
+                verbose_name="action",
             ),
         ),
         migrations.RunPython(rate_existing_games, migrations.RunPython.noop),

@@ -125,16 +125,17 @@ def test_the_standings_page_shows_the_ratings_in_order_with_games_played(
         for _ in range(2):
             _finish_classic(make_sheet(group, owner, "classic", [owner, member, "Gina"]), owner, winner=1)
     client.force_login(owner)
-    page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
+    page = client.get(reverse("scoring:standings", args=[group.slug])).content.decode()
     assert "A rating estimates a player's skill" in page
-    table = page.split('data-testid="ratings"')[1].split("</table>")[0]
-    rows = [row.split("</tr>")[0] for row in table.split('<tr><th scope="row">')[1:]]
+    table = page.split('data-testid="leaderboard"')[1].split("</table>")[0]
+    rows = [row.split("</tr>")[0] for row in table.split("<tr data-key=")[1:]]
+    names = [row.split('<th scope="row">')[1].split("<")[0].strip() for row in rows]
     # Gina and Olivia lost the same way: equal ratings, by name; everyone is provisional (2 games).
-    assert [row.split("<")[0].strip() for row in rows] == ["Mona Member", "Gina", "Olivia Owner"]
+    assert names == ["Mona Member", "Gina", "Olivia Owner"]
     assert all("provisional" in row for row in rows)
     mona = Rating.objects.get(group=group, player_key=f"user:{member.pk}")
     assert mona.rating > 1500
     assert f"<bdi>{mona.rating}</bdi>" in rows[0]
     assert f'data-testid="last-change">+{mona.last_change}</bdi>' in rows[0]
-    assert '<td class="num">2</td><td class="num">2</td>' in rows[0]
-    assert '<td class="num">2</td><td class="num">0</td>' in rows[2]
+    assert '<td class="num">2</td>\n              <td class="num">2</td>' in rows[0]
+    assert '<td class="num">2</td>\n              <td class="num">0</td>' in rows[2]
