@@ -3,13 +3,11 @@ for the replay of a finished game, where every hand is public)."""
 
 from __future__ import annotations
 
-import json
-
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, moves
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
 
@@ -137,26 +135,17 @@ def build(
         else:
             title = names.get(key, "")
         meld_groups.append({"title": title, "melds": melds})
-    takes = []
-    for action in legal:
+    takes, exchanges = [], []
+    for option, action in enumerate(moves.offers(legal)):
         if action["type"] == "take_discard":
-            takes.append(
-                {"json": json.dumps(action, separators=(",", ":")), "label": _take_label(action, state)}
+            takes.append({"option": option, "label": _take_label(action, state)})
+        else:
+            label = format_html(
+                _("Exchange {cards} for the wild card in meld {meld}"),
+                cards=cards_html([_public(state, i) for i in action["cards"]]),
+                meld=action["meld"],
             )
-    exchanges = []
-    for action in legal:
-        if action["type"] == "exchange":
-            for option in action["options"]:
-                exchanges.append(
-                    {
-                        "json": json.dumps(option, separators=(",", ":")),
-                        "label": format_html(
-                            _("Exchange {cards} for the wild card in meld {meld}"),
-                            cards=cards_html([_public(state, i) for i in option["cards"]]),
-                            meld=option["meld"],
-                        ),
-                    }
-                )
+            exchanges.append({"option": option, "label": label})
     meld_type = next((a["type"] for a in legal if a["type"] in ("meld", "announce")), None)
     log_lines = [line for line in (describe(e, names) for e in picture["log"]) if line is not None]
     deals = [

@@ -4,9 +4,9 @@ Nothing here waits in Celery: the game row carries ``deadline_at`` and ``next_re
 finds the due ones every minute with an indexed scan (the partial indexes ``game_active_deadline`` and
 ``game_active_reminder``: WHERE status = 'active' AND column IS NOT NULL).
 
-- :func:`turn_began` is called by games.services' turn-change hook, inside the move's transaction: it
-  writes the "your turn" outbox row (one query). The hook also sets ``next_reminder_at`` to now, so the
-  next reminder scan plans the turn from the player's settings.
+- games.services' turn-change hook writes the "your turn" outbox row (games/notifications.py, one
+  query) inside the move's transaction and sets ``next_reminder_at`` to now, so the next reminder scan
+  plans the turn from the player's settings.
 - :func:`plan` (reminder scan) writes reminder and low-time notifications when due and sets the next
   ``next_reminder_at``; quiet hours push it to their end; a player on vacation has the deadline paused
   (pushed back by the vacation) and ``paused_until`` set, which the play page shows.
@@ -24,19 +24,14 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
+from games import notifications as game_notifications
 from games import services
 from games.models import DEADLINE_SCAN, Game, GameStatus, Seat, TimeoutRule
 from handsite import notifications
-from handsite.models import NotificationKind
+from handsite import services as site_services
 
 LOW_TIME_SHARE = 0.8
 """The low-time warning goes out when this share of the time per move has passed."""
-
-
-def turn_began(game: Game, *, now: dt.datetime) -> int | None:
-    """Inside the move's transaction: the "your turn" notification for the seat to move (none for a
-    bot). ``game.turn_version`` names the turn."""
-    return notifications.record_turn(game_id=game.pk, seat=game.turn_seat, turn=game.turn_version, now=now)
 
 
 # --- The scans -----------------------------------------------------------------------------------
@@ -96,7 +91,7 @@ def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
         game.paused_until = None
         _save(game, before)
         return None
-    pref = notifications.preference_of_user_id(seat.user_id)
+    pref = notifications.preference_of(seat.user_id)
     started = game.turn_started_at or now
 
     if pref.on_vacation(now):
@@ -116,14 +111,14 @@ def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
         _save(game, before)
         return quiet_end
 
-    key = {"user_id": seat.user_id, "game_id": game.pk, "seat": seat.number, "turn": game.turn_version}
+    key = {"user_id": seat.user_id, "seat": seat.number, "turn": game.turn_version}
     upcoming: list[dt.datetime] = []
     if game.deadline_at is not None and game.move_hours:
         low_at = game.deadline_at - dt.timedelta(hours=game.move_hours) * (1 - LOW_TIME_SHARE)
         if now < low_at:
             upcoming.append(low_at)
         elif now < game.deadline_at:
-            notifications.notify(kind=NotificationKind.LOW_TIME, **key)
+            game_notifications.record(game, kind=game_notifications.LOW_TIME, **key)
     if pref.reminders and not pref.daily_digest:
         anchor = started
         if pref.vacation_until is not None and started < pref.vacation_until <= now:
@@ -134,7 +129,7 @@ def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
             upcoming.append(first)
         else:
             number = 1 + int((now - first) / every)
-            notifications.notify(kind=NotificationKind.REMINDER, number=number, **key)
+            game_notifications.record(game, kind=game_notifications.REMINDER, number=number, **key)
             upcoming.append(first + number * every)
     game.next_reminder_at = min(upcoming) if upcoming else None
     _save(game, before)
@@ -157,7 +152,7 @@ def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
         ):
             return None
         seat = _turn_player(game)
-        if seat is not None and notifications.preference_of_user_id(seat.user_id).on_vacation(now):
+        if seat is not None and notifications.preference_of(seat.user_id).on_vacation(now):
             plan(game_id, now)
             return "paused"
         turn = game.turn_version
@@ -165,41 +160,39 @@ def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
         if result is None:
             return None
         if seat is not None:
-            notifications.notify(
-                user_id=seat.user_id,
-                kind=NotificationKind.TIMED_OUT,
-                game_id=game_id,
-                seat=seat.number,
-                turn=turn,
+            game_notifications.record(
+                game, user_id=seat.user_id, kind=game_notifications.TIMED_OUT, seat=seat.number, turn=turn
             )
     return "timed_out"
 
 
-# --- Vacation ------------------------------------------------------------------------------------
+# --- Vacation (handsite books it and sends vacation_started / vacation_ended; see games/apps.py) ---
 
 
 def _my_turn_games(user):
-    return notifications.turn_games(user.pk).values_list("pk", flat=True)
+    return game_notifications.turn_games(user.pk).values_list("pk", flat=True)
 
 
-@transaction.atomic
 def start_vacation(user, days: int, now: dt.datetime | None = None):
-    """Book ``days`` days of vacation from now (or extend the current one) and pause the deadlines of
-    the games waiting for this person at once. Raises notifications.PreferenceError."""
-    now = now or timezone.now()
-    pref = notifications.book_vacation(user, days, now)
-    for game_id in _my_turn_games(user):
-        plan(game_id, now)
+    """Book ``days`` days of vacation from now (or extend the current one); the deadlines of the games
+    waiting for this person pause at once (:func:`vacation_started`). Raises PreferenceError."""
+    return site_services.book_vacation(user, days, now or timezone.now())
+
+
+def end_vacation(user, now: dt.datetime | None = None):
+    """Back early: the unused whole days return, and paused deadlines come back by the unused time."""
+    pref, _old_until = site_services.cancel_vacation(user, now or timezone.now())
     return pref
 
 
-@transaction.atomic
-def end_vacation(user, now: dt.datetime | None = None):
-    """Back early: the unused whole days return, and paused deadlines come back by the unused time."""
-    now = now or timezone.now()
-    pref, old_until = notifications.cancel_vacation(user, now)
-    if old_until is None:
-        return pref
+def vacation_started(sender, *, user, now: dt.datetime, **kwargs) -> None:
+    """handsite's signal, inside the booking's transaction: pause the deadlines of this person's turns."""
+    for game_id in _my_turn_games(user):
+        plan(game_id, now)
+
+
+def vacation_ended(sender, *, user, now: dt.datetime, **kwargs) -> None:
+    """handsite's signal, inside the transaction: paused deadlines come back by the unused time."""
     for game_id in _my_turn_games(user):
         game = _locked(game_id)
         before = (game.deadline_at, game.paused_until)
@@ -210,4 +203,3 @@ def end_vacation(user, now: dt.datetime | None = None):
         game.next_reminder_at = now
         _save(game, before)
         plan(game_id, now)
-    return pref

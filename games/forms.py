@@ -3,13 +3,13 @@ reading a move from the play page's form."""
 
 from __future__ import annotations
 
-import json
+import re
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import engine
+from games import engine, moves
 from games.models import MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
 
@@ -50,6 +50,7 @@ class GameForm(forms.Form):
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
         variant_data = engine.HAND_VARIANTS[self.variant_slug]
+        self.variant_name = _(variant_data.name)
         self.option_names = []
         for option in variant_data.options:
             name = f"opt_{option.name}"
@@ -93,88 +94,126 @@ class GameForm(forms.Form):
         return cleaned
 
 
-STAGING_ACTS = ("stage", "stage_take")
+WILD_FACE = re.compile(r"^(?:10|[2-9AJQK])[SHDC]?$")
 
 
-def staged_from_post(post) -> list[dict]:
-    """The pending melds the page sends back (hidden ``staged`` fields, JSON ``{"cards": [ids],
-    "wild_as": {"<id>": face}}``), structurally checked; services.pending_melds checks the cards."""
-    staged = []
-    for value in post.getlist("staged"):
-        try:
-            spec = json.loads(value)
-        except ValueError:
-            spec = None
-        cards = spec.get("cards") if isinstance(spec, dict) else None
-        wild_as = spec.get("wild_as", {}) if isinstance(spec, dict) else None
-        if (
-            not isinstance(cards, list)
-            or not cards
-            or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards)
-            or not isinstance(wild_as, dict)
-            or not all(str(k).isdigit() and isinstance(v, str) and len(v) <= 3 for k, v in wild_as.items())
-        ):
-            raise ValueError(_("That is not a move."))
-        staged.append({"cards": cards, **({"wild_as": wild_as} if wild_as else {})})
-    return staged
+class BoundedNumber(forms.CharField):
+    """A small whole number read without ``int()`` on an unbounded string (``max_digits`` digits)."""
+
+    def __init__(self, *, max_digits: int, **kwargs):
+        super().__init__(required=False, strip=True, **kwargs)
+        self.max_digits = max_digits
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        if len(text) > self.max_digits or not text.isascii() or not text.isdigit():
+            raise forms.ValidationError(_("That is not a move."), code="number")
+        return int(text)
 
 
-def wild_from_post(post) -> dict[str, str]:
-    wild_as = {}
-    for value in post.getlist("wild"):
-        card_id, _sep, face = value.partition(":")
-        if card_id.isdigit() and face:
-            wild_as[card_id] = face
-    return wild_as
+class NumberList(forms.Field):
+    """Several values of one field (``cards``), each a bounded number; at most ``max_items``."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, *, max_items: int, max_digits: int, **kwargs):
+        super().__init__(required=False, **kwargs)
+        self.max_items, self.max_digits = max_items, max_digits
+
+    def to_python(self, value):
+        values = value or []
+        if len(values) > self.max_items:
+            raise forms.ValidationError(_("That is not a move."), code="too_many")
+        numbers = []
+        for text in values:
+            if not isinstance(text, str) or not (0 < len(text) <= self.max_digits) or not text.isdigit():
+                raise forms.ValidationError(_("Choose the cards by tapping them."), code="card")
+            numbers.append(int(text))
+        if len(set(numbers)) != len(numbers):
+            raise forms.ValidationError(_("You chose the same card twice."), code="twice")
+        return tuple(numbers)
 
 
-def action_from_post(post) -> dict:
-    """The move a play-page form submits, as a dict for ``services.play``.
+class WildList(forms.Field):
+    """Wild cards named by the player: ``wild`` = ``<card id>:<face>`` (``12:7S``), a few at most."""
 
-    Buttons: ``act`` = draw | discard | meld | take | declare_hand | redeal | lay_off (with ``meld``) |
-    lay_down (every pending meld of the hidden ``staged`` fields in one action), or
-    ``preset`` = an action the page offered as JSON (a way to take the discard, a wild exchange).
-    Selected cards come as ``cards``; named wild cards as ``wild`` = "<id>:<face>". Raises ValueError
-    with a sentence for the player.
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value):
+        values = value or []
+        if len(values) > 8:
+            raise forms.ValidationError(_("That is not a move."), code="too_many")
+        pins = {}
+        for text in values:
+            card_id, _sep, face = str(text).partition(":")
+            if not (0 < len(card_id) <= 4 and card_id.isdigit() and WILD_FACE.match(face)):
+                raise forms.ValidationError(_("Say which card each wild card stands for."), code="wild")
+            pins[int(card_id)] = face
+        return tuple(pins.items())
+
+
+class MoveForm(forms.Form):
+    """The play page's form: one press of a button, read once into a :class:`games.moves.MoveRequest`.
+
+    ``act`` names the button (games.moves.ACTS); ``version`` the game version the page showed;
+    ``cards`` the selected cards; ``meld`` a meld on the table (lay off, exchange); ``option`` an
+    offered move or a staged meld; ``wild`` the wild cards named. Nothing else is read: no JSON, no
+    staged melds (the server keeps those).
     """
-    try:
-        cards = [int(value) for value in post.getlist("cards")]
-    except ValueError:
-        raise ValueError(_("Choose the cards by tapping them.")) from None
-    wild_as = wild_from_post(post)
-    preset = post.get("preset")
-    if preset:
-        try:
-            action = json.loads(preset)
-        except ValueError:
-            action = None
-        if not isinstance(action, dict) or action.get("type") not in engine.ACTION_TYPES:
-            raise ValueError(_("That is not a move."))
-        return action
-    act = post.get("act", "")
-    if act == "draw":
-        return {"type": "draw"}
-    if act == "lay_down":
-        return {"type": "lay_down", "melds": staged_from_post(post)}
-    if act in ("declare_hand", "redeal"):
-        return {"type": act}
-    if act == "discard":
-        if len(cards) != 1:
-            raise ValueError(_("Select exactly one card to discard."))
-        return {"type": "discard", "card": cards[0]}
-    if act in ("meld", "take"):
-        action = {"type": "meld" if act == "meld" else "take_discard", "cards": cards}
-        if wild_as:
-            action["wild_as"] = wild_as
-        return action
-    if act.startswith("lay_off:"):
-        meld = act.removeprefix("lay_off:")
-        if not meld.isdigit():
-            raise ValueError(_("That is not a move."))
-        if not cards:
-            raise ValueError(_("Select the cards to lay off first."))
-        action = {"type": "lay_off", "meld": int(meld), "cards": cards}
-        if wild_as:
-            action["wild_as"] = wild_as
-        return action
-    raise ValueError(_("That is not a move."))
+
+    act = forms.ChoiceField(choices=[(act, act) for act in moves.ACTS], required=False)
+    version = BoundedNumber(max_digits=len(str(moves.MAX_VERSION)))
+    cards = NumberList(max_items=moves.MAX_CARDS, max_digits=len(str(moves.MAX_CARD_ID)))
+    meld = BoundedNumber(max_digits=len(str(moves.MAX_CARD_ID)))
+    option = BoundedNumber(max_digits=len(str(moves.MAX_OPTION)))
+    wild = WildList(required=False)
+    # Buttons that carry their number (a page has one per meld / offer / staged meld):
+    # ``lay_off=<meld>`` is ``act=lay_off&meld=<meld>``, and so on.
+    BUTTONS = {
+        "lay_off": "meld",
+        "take_lay_off": "meld",
+        "exchange": "meld",
+        "offer": "option",
+        "unstage": "option",
+    }
+    lay_off = BoundedNumber(max_digits=len(str(moves.MAX_CARD_ID)))
+    take_lay_off = BoundedNumber(max_digits=len(str(moves.MAX_CARD_ID)))
+    exchange = BoundedNumber(max_digits=len(str(moves.MAX_CARD_ID)))
+    offer = BoundedNumber(max_digits=len(str(moves.MAX_OPTION)))
+    unstage = BoundedNumber(max_digits=len(str(moves.MAX_OPTION)))
+
+    def clean(self):
+        cleaned = super().clean()
+        pressed = [act for act in self.BUTTONS if cleaned.get(act) is not None]
+        if len(pressed) > 1 or (pressed and cleaned.get("act")):
+            raise forms.ValidationError(_("That is not a move."))
+        if pressed:
+            cleaned["act"] = pressed[0]
+            cleaned[self.BUTTONS[pressed[0]]] = cleaned[pressed[0]]
+        if not cleaned.get("act"):
+            raise forms.ValidationError(_("That is not a move."))
+        return cleaned
+
+    def move_request(self) -> moves.MoveRequest:
+        """The typed request; a malformed POST gives a request with ``problem`` set (never raises)."""
+        if not self.is_valid():
+            problems = [error for errors in self.errors.values() for error in errors]
+            if "act" in self.errors or "__all__" in self.errors or not problems:
+                return moves.MoveRequest(problem=_("That is not a move."))
+            return moves.MoveRequest(problem=problems[0])
+        data = self.cleaned_data
+        return moves.MoveRequest(
+            act=data["act"],
+            version=data["version"],
+            cards=data["cards"],
+            meld=data["meld"],
+            option=data["option"],
+            wild_as=data["wild"],
+        )
+
+
+def read_sort(data) -> str:
+    """How the hand is sorted (``sort`` = suit | rank; anything else is suit)."""
+    return "rank" if data.get("sort") == "rank" else "suit"

@@ -78,6 +78,9 @@ class Game(models.Model):
     revision = models.PositiveIntegerField(_("revision"), default=0)
     seed = models.BigIntegerField(_("seed"))  # never shown to players
     state = models.JSONField(_("state"), null=True, blank=True)  # games.engine.to_json(); None until dealt
+    # Melds each seat has put aside before laying down ({"<seat>": {"deal": [number, attempt],
+    # "melds": [spec, ...]}}): kept by games.services (stage / unstage / lay down), never sent as is.
+    staged = models.JSONField(_("staged melds"), default=dict, blank=True)
     # The turn in progress (denormalised from the state for lists and the deadline scan).
     turn_seat = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)

@@ -33,12 +33,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop  # MoveRefused translates these (engine errors)
 
-from games import engine
-from games.engine import actions as engine_actions
+from games import engine, moves
 from games.engine.bot import worst_card
-from games.engine.melds import face_text
 from games.models import Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
 from handsite.models import Membership
 
@@ -324,14 +321,24 @@ def _deal(game: Game, seats: list[Seat]) -> MoveResult:
 def play(
     *, game_id: int, user, version: int | None, action: dict, group_slug: str | None = None
 ) -> MoveResult:
-    """Apply ``user``'s action, made on ``version`` of the game, then the bot seats' moves that follow.
-
-    ``action`` is an engine action (see games/engine/actions.py), or one of the page's forms of it:
-    ``{"type": "meld", "cards": [ids]}`` (the selected cards, read as one meld or split into several),
-    ``{"type": "take_discard", "cards": [ids]}`` (the top discard with the selected cards), each with an
-    optional ``"wild_as": {"<id>": "JS"}``. Raises GameNotFound, StaleVersion, GameError, MoveRefused.
-    """
+    """Apply ``user``'s engine ``action`` (see games/engine/actions.py), made on ``version`` of the
+    game, then the bot seats' moves that follow. Raises GameNotFound, StaleVersion, GameError,
+    MoveRefused. (The play page goes through :func:`move`.)"""
     game, seats = _locked(game_id, user=user, group_slug=group_slug)
+    seat = _player_seat(game, seats, user)
+    if version is None or version != game.version:
+        raise StaleVersion
+    state = load_state(game)
+    try:
+        return _apply(game, seats, seat, state, action, user)
+    except engine.AmbiguousWild as error:
+        raise MoveRefused(error, moves.wild_choices(state, error)) from None
+    except engine.DomainError as error:
+        raise MoveRefused(error) from None
+
+
+def _player_seat(game: Game, seats: list[Seat], user) -> Seat:
+    """The seat ``user`` plays in this active game, or a GameError saying why they cannot move."""
     seat = seat_of(seats, user)
     if game.status != GameStatus.ACTIVE:
         if game.status == GameStatus.WAITING:
@@ -339,225 +346,122 @@ def play(
         raise GameError(_("The game is over."))
     if seat is None or not seat.is_filled:
         raise GameError(_("You are watching this game; only its players make moves."))
-    if version is None or version != game.version:
-        raise StaleVersion
     if seat.bot:
         raise GameError(_("A bot plays your seat now."))
-    state = load_state(game)
+    return seat
+
+
+def _apply(game: Game, seats: list[Seat], seat: Seat, state, action: dict, user) -> MoveResult:
+    """Apply the action (raises engine.DomainError, changing nothing), the bots' moves, and save."""
     previous_turn = _turn_key(state)
-    try:
-        concrete = prepare_action(state, seat.number, action)
-        events = engine.apply(state, seat.number, concrete)
-    except engine.AmbiguousWild as error:
-        raise MoveRefused(error, wild_choices(state, error)) from None
-    except engine.DomainError as error:
-        raise MoveRefused(error) from None
+    events = engine.apply(state, seat.number, action)
     result = MoveResult(game=game, seats=seats, state=state)
-    _log(result, seat.number, concrete, events, actor=user, kind=MoveKind.PLAYER)
+    _log(result, seat.number, action, events, actor=user, kind=MoveKind.PLAYER)
     _run_bots(result)
     _save(result, previous_turn=previous_turn)
     return result
 
 
-def prepare_action(state: engine.GameState, seat: int, action: object) -> dict:
-    """Turn the page's forms of a move into an engine action (the engine then checks everything)."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise engine.IllegalAction(gettext_noop("That is not a move."))
-    kind = action["type"]
-    if kind == "lay_down":
-        return _lay_down_action(state, seat, action.get("melds"))
-    if kind in ("meld", "announce") and "cards" in action and "melds" not in action:
-        melds = _melds_from_selection(state, seat, action.get("cards"), action.get("wild_as"))
-        return {"type": _meld_kind(state, seat, kind), "melds": melds}
-    if (
-        kind == "take_discard"
-        and "cards" in action
-        and not {"melds", "lay_off", "declare_hand"} & set(action)
-    ):
-        if not state.deal.discard:
-            raise engine.IllegalAction(gettext_noop("The discard pile is empty."))
-        selected = _ids(action.get("cards"))
-        if not selected:
-            raise engine.IllegalAction(
-                gettext_noop("Select the cards from your hand that go with the discard.")
-            )
-        top = state.deal.discard[-1]
-        melds = _melds_from_selection(state, seat, selected, action.get("wild_as"), extra=top)
-        return {"type": "take_discard", "melds": melds}
-    return action
-
-
-def _ids(value: object) -> list[int]:
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise engine.IllegalAction(gettext_noop("Choose the cards by tapping them."))
-    return list(value)
-
-
-def _melds_from_selection(
-    state: engine.GameState, seat: int, card_ids: object, wild_as: object, extra=None
-) -> list[dict]:
-    """The selected cards as one meld, or else split into several melds (the solver's way)."""
-    ids = _ids(card_ids)
-    if not ids:
-        raise engine.IllegalAction(gettext_noop("Select the cards to meld first."))
-    hand = {card.id: card for card in state.deal.hands[seat]}
-    if len(set(ids)) != len(ids) or any(card_id not in hand for card_id in ids):
-        raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
-    cards = [hand[card_id] for card_id in ids] + ([extra] if extra is not None else [])
-    pins = wild_as if isinstance(wild_as, dict) else {}
-    pins = {int(k): v for k, v in pins.items() if str(k).isdigit() and isinstance(v, str)}
-    wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
-    if extra is not None and wilds.is_wild(extra):
-        # A wild card taken from the discard pile plays as a natural ace: the engine reads it itself.
-        spec: dict = {"cards": [card.id for card in cards]}
-        if pins:
-            spec["wild_as"] = {str(k): v for k, v in pins.items()}
-        return [spec]
-    try:
-        meld = engine.make_meld(cards, wilds, rules, pins or None)
-    except engine.AmbiguousWild:
-        raise
-    except engine.MeldError:
-        split = engine.meld_partition(cards, wilds, rules) if len(cards) >= 6 else None
-        if split:
-            return [engine_actions.meld_spec(m, wilds) for m in split]
-        raise
-    return [engine_actions.meld_spec(meld, wilds)]
-
-
-def _lay_down_action(state: engine.GameState, seat: int, specs: object) -> dict:
-    """The page's "lay down" (every pending meld at once) as ONE engine action: ``take_discard`` when a
-    meld holds the top discard, else ``announce`` (an announcement rule set, not announced yet) or
-    ``meld``. The engine checks everything (turn, phase, opening minimum, cards held)."""
-    if not isinstance(specs, list) or not specs:
-        raise engine.IllegalAction(gettext_noop("Add at least one meld before laying down."))
-    top = state.deal.discard[-1].id if state.deal.discard else None
-    ids = [card_id for spec in specs if isinstance(spec, dict) for card_id in _ids(spec.get("cards"))]
-    if top is not None and top in ids:
-        return {"type": "take_discard", "melds": specs}
-    return {"type": _meld_kind(state, seat), "melds": specs}
-
-
-def _meld_kind(state: engine.GameState, seat: int, kind: str = "meld") -> str:
-    """Laying down melds is an announcement for a kuwaiti player who has not announced yet."""
-    variant = engine.HAND_VARIANTS[state.variant]
-    if variant.opening == "announcement" and not state.deal.opened[seat]:
-        return "announce"
-    return kind
+# --- The play page's moves and staged melds -------------------------------------------------------
 
 
 @dataclass
-class PendingMeld:
-    """One meld the player has put aside before laying down (nothing is saved until then)."""
+class MoveOutcome:
+    """What :func:`move` did: the game as it is now (applied or not) and, for a refusal, the sentence."""
 
-    spec: dict  # {"cards": [ids], "wild_as": {"<id>": face}} as the engine reads it
-    cards: list[dict]  # [{"id", "face", "plays_as"}] in the meld's order (the player's own cards only)
-    value: int | None  # its value for the opening (None: the engine decides when it is laid down)
-    with_discard: bool
+    game: Game
+    seats: list[Seat]
+    state: engine.GameState | None
+    staged: list[moves.StagedMeld] = field(default_factory=list)
+    applied: bool = False
+    error: str | None = None
+    wild_choices: list[tuple[int, str]] = field(default_factory=list)
+    selected: tuple[int, ...] = ()
 
 
-def pending_melds(state: engine.GameState, seat: int, specs: list[dict]) -> list[PendingMeld]:
-    """Read the pending melds again (they come back from the page with every request): only this
-    seat's cards and, in one meld at most and only before drawing, the top discard. Raises
-    engine.DomainError (never naming a card the player may not see)."""
-    hand = {card.id: card for card in state.deal.hands[seat]}
-    top = state.deal.discard[-1] if state.deal.discard else None
-    wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
-    seen: set[int] = set()
-    result = []
-    for spec in specs:
-        ids = _ids(spec.get("cards") if isinstance(spec, dict) else None)
-        pins = spec.get("wild_as") or {}
-        if not ids or not isinstance(pins, dict):
-            raise engine.IllegalAction(gettext_noop("Choose the cards by tapping them."))
-        with_discard = top is not None and top.id in ids
-        if with_discard and state.deal.phase != engine.DRAW:
-            raise engine.IllegalAction(gettext_noop("You can take the discard only instead of drawing."))
-        if with_discard and any(p.with_discard for p in result):
-            raise engine.IllegalAction(gettext_noop("The discard goes into one meld only."))
-        if seen & set(ids) or len(set(ids)) != len(ids):
-            raise engine.InvalidCards(gettext_noop("A card can be in one meld only."))
-        seen |= set(ids)
-        if any(card_id not in hand and not (with_discard and card_id == top.id) for card_id in ids):
-            raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
-        cards = [hand.get(card_id) or top for card_id in ids]
-        int_pins = {int(k): v for k, v in pins.items() if str(k).isdigit() and isinstance(v, str)}
-        try:
-            meld = engine.make_meld(cards, wilds, rules, int_pins or None)
-        except engine.AmbiguousWild:
-            raise
-        except engine.MeldError:
-            if not (with_discard and wilds.is_wild(top)):
-                raise
-            # A wild card from the discard pile plays only as a natural ace: the engine reads it.
-            spec = {"cards": ids, **({"wild_as": pins} if pins else {})}
-            shown = [{"id": c.id, "face": c.face, "plays_as": ""} for c in cards]
-            result.append(PendingMeld(spec=spec, cards=shown, value=None, with_discard=True))
+def _deal_key(state: engine.GameState) -> list[int]:
+    return [state.deal.number, state.deal.attempt]
+
+
+def staged_specs(game: Game, number: int, state: engine.GameState | None) -> list[dict]:
+    """The melds seat ``number`` has put aside in the current deal (as stored; not checked)."""
+    entry = (game.staged or {}).get(str(number))
+    if state is None or not isinstance(entry, dict) or entry.get("deal") != _deal_key(state):
+        return []
+    return list(entry.get("melds") or [])
+
+
+def staged_melds(game: Game, number: int | None, state: engine.GameState | None) -> list[moves.StagedMeld]:
+    """The staged melds of seat ``number`` that still hold now, for the page."""
+    if number is None or state is None or state.finished:
+        return []
+    return moves.read_staged(state, number, staged_specs(game, number, state))
+
+
+def _set_staged(game: Game, number: int, state: engine.GameState, specs: list[dict]) -> None:
+    staged = {key: entry for key, entry in (game.staged or {}).items() if key != str(number)}
+    if specs:
+        staged[str(number)] = {"deal": _deal_key(state), "melds": specs}
+    game.staged = staged
+
+
+def _prune_staged(game: Game, state: engine.GameState) -> None:
+    """After a write: keep only the staged melds that still hold (none from an earlier deal)."""
+    kept = {}
+    for key in game.staged or {}:
+        if state.finished or not key.isdigit() or int(key) >= state.players:
             continue
-        shown = [
-            {"id": card.id, "face": card.face, "plays_as": face_text(face) if wilds.is_wild(card) else ""}
-            for card, face in zip(meld.cards, meld.plays_as, strict=True)
-        ]
-        result.append(
-            PendingMeld(
-                spec=engine_actions.meld_spec(meld, wilds),
-                cards=shown,
-                value=engine.meld_value(meld, rules),
-                with_discard=with_discard,
-            )
-        )
-    return result
+        melds = [meld.spec for meld in staged_melds(game, int(key), state)]
+        if melds:
+            kept[key] = {"deal": _deal_key(state), "melds": melds}
+    game.staged = kept
 
 
-def read_pending(state: engine.GameState, seat: int, specs: list[dict]) -> list[PendingMeld]:
-    """:func:`pending_melds` with refusals as MoveRefused."""
+@transaction.atomic
+def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> MoveOutcome:
+    """One press of a button on the play page (games.forms.MoveForm's typed request): a move, or
+    putting a meld aside / taking it back (kept per seat in ``Game.staged``). One result for success
+    and refusal alike. Only GameNotFound (not in the group: the view answers 404) is raised; nothing
+    of the request is looked at before that check (the lock query joins the membership)."""
+    game, seats = _locked(game_id, user=user, group_slug=group_slug)
+    state = load_state(game)
+    seat = seat_of(seats, user)
+    number = seat.number if seat is not None and seat.is_filled else None
+    outcome = MoveOutcome(game=game, seats=seats, state=state, staged=staged_melds(game, number, state))
+
+    def refuse(message: str, *, keep_selection: bool = True, choices=()) -> MoveOutcome:
+        outcome.error = message
+        outcome.wild_choices = list(choices)
+        outcome.selected = request.cards if keep_selection else ()
+        return outcome
+
+    if request.problem:
+        return refuse(request.problem, keep_selection=False)
     try:
-        return pending_melds(state, seat, specs)
-    except engine.DomainError as error:
-        raise MoveRefused(error) from None
-
-
-def add_pending_meld(
-    state: engine.GameState,
-    seat: int,
-    specs: list[dict],
-    cards: list[int],
-    wild_as: dict | None,
-    *,
-    with_discard: bool = False,
-) -> list[PendingMeld]:
-    """The pending melds with the selected cards (plus the top discard) added as one more meld.
-    Raises MoveRefused (with the wild card choices when one must be named); saves nothing."""
+        seat = _player_seat(game, seats, user)
+    except GameError as error:
+        return refuse(error.message, keep_selection=False)
+    if not request.is_staging and request.version != game.version:
+        return refuse(StaleVersion().message, keep_selection=False)
+    current = [meld.spec for meld in outcome.staged]
     try:
-        if not cards:
-            raise engine.IllegalAction(gettext_noop("Select the cards to meld first."))
-        if with_discard:
-            if not state.deal.discard:
-                raise engine.IllegalAction(gettext_noop("The discard pile is empty."))
-            cards = [*cards, state.deal.discard[-1].id]
-        spec: dict = {"cards": list(cards)}
-        if wild_as:
-            spec["wild_as"] = {str(k): v for k, v in wild_as.items() if int(k) in cards}
-        return pending_melds(state, seat, [*specs, spec])
+        if request.is_staging:
+            specs = moves.stage(state, seat.number, current, request)
+            _set_staged(game, seat.number, state, specs)
+            game.save(update_fields=["staged"])  # nobody else sees it: no new revision
+            outcome.staged = moves.read_staged(state, seat.number, specs)
+            return outcome
+        action = moves.to_action(state, seat.number, request, current)
+        if action["type"] in ("meld", "announce", "take_discard") and request.act == "lay_down":
+            _set_staged(game, seat.number, state, [])  # saved with the move
+        result = _apply(game, seats, seat, state, action, user)
     except engine.AmbiguousWild as error:
-        raise MoveRefused(error, wild_choices(state, error)) from None
+        return refuse(error.sentence(_), choices=moves.wild_choices(state, error))
     except engine.DomainError as error:
-        raise MoveRefused(error) from None
-
-
-def wild_choices(state: engine.GameState, error: engine.AmbiguousWild) -> list[tuple[int, str]]:
-    """[(wild card id, face)] the player may name, from the engine's readings."""
-    wilds = engine_actions.wilds_of(state)
-    choices: list[tuple[int, str]] = []
-    for meld in error.choices:
-        for card, face in zip(meld.cards, meld.plays_as, strict=True):
-            if wilds.is_wild(card) and face[1]:
-                choice = (card.id, face_text(face))
-                if choice not in choices:
-                    choices.append(choice)
-    return choices
+        return refuse(error.sentence(_))
+    outcome.seats, outcome.state, outcome.applied = result.seats, result.state, True
+    outcome.staged = staged_melds(game, seat.number, result.state)
+    return outcome
 
 
 def _log(
@@ -618,6 +522,7 @@ SAVED_FIELDS = [
     "deadline_at",
     "next_reminder_at",
     "paused_until",
+    "staged",
 ]
 """The columns :func:`_save` writes (the game's frozen settings are never rewritten)."""
 
@@ -629,6 +534,7 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
         Move.objects.bulk_create(result.moves)
     game.state = engine.to_json(state)
     game.version = state.version
+    _prune_staged(game, state)
     game.revision += 1
     ended = [event for event in result.events if event.get("type") == "deal_ended"]
     if ended:
@@ -638,7 +544,9 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
     if _turn_key(state) != previous_turn or previous_turn is None:
         actor = next((m.seat for m in result.moves if m.kind == MoveKind.PLAYER), None)
         returned = actor is not None and previous_turn is not None and state.current == actor
-        _on_turn_change(game, previous_turn, result.events, state=state, returned_to_actor=returned)
+        _on_turn_change(
+            game, previous_turn, result.events, state=state, returned_to_actor=returned, seats=result.seats
+        )
     game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
 
 
@@ -646,7 +554,13 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
 
 
 def _on_turn_change(
-    game: Game, previous_turn: tuple | None, events: list[dict], *, state, returned_to_actor: bool = False
+    game: Game,
+    previous_turn: tuple | None,
+    events: list[dict],
+    *,
+    state,
+    returned_to_actor: bool = False,
+    seats: list[Seat] = (),
 ) -> None:
     """The turn passed to another seat (or to the same seat in a new deal), the game started or ended.
 
@@ -657,7 +571,7 @@ def _on_turn_change(
     ``returned_to_actor``: the turn came back to the person whose own move started this write (only
     bots moved in between), who is on the page; reminders and the deadline still apply.
     """
-    from games import deadlines  # imported here: deadlines uses this module
+    from games import notifications  # imported here: it imports handsite.services
 
     now = timezone.now()
     game.paused_until = None
@@ -675,7 +589,7 @@ def _on_turn_change(
     game.next_reminder_at = now
     if returned_to_actor:
         return  # only bots moved since this player's own move: they are on the page, no "your turn"
-    deadlines.turn_began(game, now=now)  # the "your turn" outbox row, in this transaction
+    notifications.turn_began(game, seats, now=now)  # the "your turn" outbox row, in this transaction
 
 
 def _on_deal_end(game: Game, ended_events: list[dict]) -> None:

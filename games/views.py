@@ -9,8 +9,8 @@ the page and compares the game's revision before touching the session or the use
 from __future__ import annotations
 
 import functools
-import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core import signing
@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, services
-from games.forms import STAGING_ACTS, GameForm, action_from_post, staged_from_post, wild_from_post
+from games import board, engine, rules, services
+from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
 
@@ -29,12 +29,15 @@ POLL_SALT = "games.poll"
 
 
 def _only(*methods: str):
-    """Like ``require_http_methods`` for views that check membership themselves, but a person outside
-    the group gets 404 before any 405 (the check costs a query only on the wrong method)."""
+    """Like ``require_http_methods`` for views that check membership themselves: logged out, the log-in
+    page (HX-Redirect for htmx, by the middleware); a person outside the group gets 404 before any 405
+    (the check costs a query only on the wrong method)."""
 
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, group_slug, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
             if request.method not in methods:
                 get_group_for(request.user, group_slug)
                 return HttpResponseNotAllowed(methods)
@@ -52,32 +55,28 @@ def poll_token(game_id: int, user_id: int) -> str:
 
 
 def _sort(request) -> str:
-    value = request.POST.get("sort") or request.GET.get("sort")
-    return "rank" if value == "rank" else "suit"
+    return read_sort(request.POST if request.method == "POST" else request.GET)
 
 
-def _pending(pending, state, viewer) -> dict:
-    """The pending melds (staged before laying down) for the template: hidden fields, cards, values."""
-    total = sum(p.value or 0 for p in pending)
+def _staged(staged, state, viewer) -> dict:
+    """The melds the viewer has put aside (kept on the server) for the template."""
     return {
-        "pending": [
+        "staged": [
             {
-                "json": json.dumps(p.spec, separators=(",", ":")),
-                "cards": [board.card_html(c, plays_as=c["plays_as"]) for c in p.cards],
-                "value": p.value,
-                "with_discard": p.with_discard,
+                "cards": [board.card_html(c, plays_as=c["plays_as"]) for c in meld.cards],
+                "value": meld.value,
+                "with_discard": meld.with_discard,
             }
-            for p in pending
+            for meld in staged
         ],
-        "pending_total": total,
-        "pending_opening": viewer is not None and not state.deal.opened[viewer],
-        "pending_has_discard": any(p.with_discard for p in pending),
+        "staged_total": sum(meld.value or 0 for meld in staged),
+        "staged_opening": viewer is not None and not state.deal.opened[viewer],
+        "staged_has_discard": any(meld.with_discard for meld in staged),
     }
 
 
-def _context(
-    request, game, seats, *, state=None, selected=(), error=None, wild_choices=(), notice=None, pending=()
-):
+def _context(request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=()):
+    """The play page's context. ``staged``: the viewer's staged melds when the caller has them."""
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
     context = {
@@ -86,9 +85,8 @@ def _context(
         "seats": seats,
         "my_seat": seat,
         "error": error,
-        "notice": notice,
         "wild_choices": [
-            {"value": f"{card_id}:{face}", "face": board.face_words(face)} for card_id, face in wild_choices
+            {"id": card_id, "face": face, "words": board.face_words(face)} for card_id, face in wild_choices
         ],
         "selected_ids": list(selected),
         "poll_url": reverse("games:poll", args=[game.group.slug, game.pk])
@@ -99,11 +97,16 @@ def _context(
     }
     if game.state is not None:
         state = state or services.load_state(game)
-        set_aside = [c["id"] for p in pending for c in p.cards]
+        if staged is None:
+            staged = services.staged_melds(game, viewer, state)
+        set_aside = [c["id"] for meld in staged for c in meld.cards]
         context["board"] = board.build(
             state, seats, viewer=viewer, sort=_sort(request), selected=selected, set_aside=set_aside
         )
-        context.update(_pending(pending, state, viewer))
+        context.update(_staged(staged, state, viewer))
+        context["rule_state"] = rules.rule_state_lines(
+            context["board"]["view"], {s.number: s.name for s in seats}
+        )
     return context
 
 
@@ -147,25 +150,39 @@ def game_play(request, group, membership, game_id):
     return _render(request, _context(request, game, services.seats_of(game)))
 
 
-@_only("GET")
+def _small_number(text: str, digits: int) -> int | None:
+    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
+
+
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
     partial (after the usual membership check). The one query joins the membership of the person the
-    token was signed for; the session (a query of its own) is read only when something changed."""
-    token, user_id = request.GET.get("t", ""), request.GET.get("u", "")
-    if not user_id.isdigit() or not signing.constant_time_compare(token, poll_token(game_id, int(user_id))):
+    token was signed for; the session (a query of its own) is read only when something changed, or
+    not at all without a session cookie (logged out: the log-in page, HX-Redirect for htmx)."""
+    if request.method != "GET" or settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if request.method != "GET":
+            get_group_for(request.user, group_slug)
+            return HttpResponseNotAllowed(["GET"])
+    user_id = _small_number(request.GET.get("u", ""), 12)
+    revision = _small_number(request.GET.get("r", ""), 10)
+    token = request.GET.get("t", "")
+    if (
+        user_id is None
+        or revision is None
+        or not signing.constant_time_compare(token, poll_token(game_id, user_id))
+    ):
         raise Http404
-    try:
-        revision = int(request.GET.get("r", ""))
-    except ValueError:
-        raise Http404 from None
     games = Game.objects.filter(pk=game_id, group__slug=group_slug, group__memberships__user_id=user_id)
     current = next(iter(games.order_by().values_list("revision", flat=True)[:1]), None)
     if current is None:
         raise Http404
     if current == revision:
         return HttpResponse(status=204)
-    if not request.user.is_authenticated or request.user.pk != int(user_id):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if request.user.pk != user_id:
         raise Http404
     group, _membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
@@ -174,122 +191,42 @@ def game_poll(request, group_slug, game_id):
 
 @_only("POST")
 def game_move(request, group_slug, game_id):
-    """A move. The membership check and the row lock are one query inside services.play."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    selected = [value for value in request.POST.getlist("cards") if value.isdigit()]
+    """A press of a button on the play page: the form reads it once into a typed request, ONE service
+    call (which checks membership first, in its locking query) answers for success and refusal alike,
+    and the page is rendered once."""
+    move = MoveForm(request.POST).move_request()
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    act = request.POST.get("act", "")
-    if act in STAGING_ACTS or act.startswith("unstage:"):
-        return _stage(request, group_slug, game_id, act, version, selected)
-    try:
-        action = action_from_post(request.POST)
-        result = services.play(
-            game_id=game_id, group_slug=group_slug, user=request.user, version=version, action=action
-        )
+        outcome = services.move(game_id=game_id, group_slug=group_slug, user=request.user, request=move)
     except services.GameNotFound:
         raise Http404 from None
-    except (ValueError, services.GameError) as error:
-        message = error.message if isinstance(error, services.GameError) else str(error)
-        choices = error.wild_choices if isinstance(error, services.MoveRefused) else ()
-        # A malformed form is refused before services.play checks membership: check it here (404).
-        group, _membership = get_group_for(request.user, group_slug)
-        game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-        stale = isinstance(error, services.StaleVersion)
-        seats = services.seats_of(game)
-        state = services.load_state(game)
-        pending = () if stale or act != "lay_down" else _pending_or_none(request, state, seats)
-        context = _context(
-            request,
-            game,
-            seats,
-            state=state,
-            selected=() if stale else selected,
-            error=message,
-            wild_choices=choices,
-            pending=pending,
-        )
-        return _render(request, context)
-    if not request.htmx:
-        return redirect(result.game)
-    context = _context(request, result.game, result.seats, state=result.state)
-    return render(request, "games/play.html#game", context)
-
-
-def _pending_or_none(request, state, seats) -> list:
-    """The page's pending melds read again (after a refused lay-down), or none if they do not hold."""
-    seat = services.seat_of(seats, request.user)
-    if state is None or seat is None or not seat.is_filled:
-        return []
-    try:
-        specs = staged_from_post(request.POST)
-        return services.read_pending(state, seat.number, specs)
-    except (ValueError, services.GameError):
-        return []
-
-
-def _stage(request, group_slug, game_id, act, version, selected):
-    """Put the selected cards aside as one more meld to lay down (``stage``; ``stage_take`` with the top
-    discard), or take a pending meld back (``unstage:<n>``). Nothing is saved: the pending melds travel
-    in the form's hidden ``staged`` fields and are checked again by services with every request."""
-    group, _membership = get_group_for(request.user, group_slug)
-    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    seats = services.seats_of(game)
-    seat = services.seat_of(seats, request.user)
-    if game.state is None or game.status != GameStatus.ACTIVE or seat is None or not seat.is_filled:
-        error = _("You are watching this game; only its players make moves.")
-        return _render(request, _context(request, game, seats, error=error))
-    if version != game.version:
-        return _render(request, _context(request, game, seats, error=services.StaleVersion().message))
-    state = services.load_state(game)
-    try:
-        specs = staged_from_post(request.POST)
-    except ValueError as error:
-        return _render(request, _context(request, game, seats, state=state, error=str(error)))
-    try:
-        if act.startswith("unstage:"):
-            number = act.removeprefix("unstage:")
-            if number.isdigit() and int(number) < len(specs):
-                del specs[int(number)]
-            pending = services.read_pending(state, seat.number, specs)
-            return _render(request, _context(request, game, seats, state=state, pending=pending))
-        pending = services.add_pending_meld(
-            state,
-            seat.number,
-            specs,
-            [int(x) for x in selected],
-            wild_from_post(request.POST),
-            with_discard=act == "stage_take",
-        )
-    except services.GameError as error:
-        choices = error.wild_choices if isinstance(error, services.MoveRefused) else ()
-        before = _pending_or_none(request, state, seats)
-        context = _context(
-            request,
-            game,
-            seats,
-            state=state,
-            selected=selected,
-            error=error.message,
-            wild_choices=choices,
-            pending=before,
-        )
-        return _render(request, context)
-    return _render(request, _context(request, game, seats, state=state, pending=pending))
+    if outcome.applied and not request.htmx:
+        return redirect(outcome.game)
+    context = _context(
+        request,
+        outcome.game,
+        outcome.seats,
+        state=outcome.state,
+        staged=outcome.staged,
+        selected=outcome.selected,
+        error=outcome.error,
+        wild_choices=outcome.wild_choices,
+    )
+    if outcome.wild_choices:  # the same press again, with the wild card named
+        context["repeat"] = [("act", move.act)] + [
+            (name, value)
+            for name, value in (("meld", move.meld), ("option", move.option))
+            if value is not None
+        ]
+    return _render(request, context)
 
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
     """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
-    number = request.POST.get("number", "")
-    number = int(number) if number.isdigit() else -1
+    number = _small_number(request.POST.get("number", ""), 2)
+    number = -1 if number is None else number
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
         "decline": lambda: services.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
@@ -330,10 +267,7 @@ def game_replay(request, group, membership, game_id):
         raise Http404
     seats = services.seats_of(game)
     moves = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action"))
-    try:
-        step = min(max(int(request.GET.get("step", "0")), 0), len(moves))
-    except ValueError:
-        step = 0
+    step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
     names = {seat.number: seat.name for seat in seats}
     hands = [
@@ -364,3 +298,24 @@ def game_replay(request, group, membership, game_id):
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+@require_GET
+def rules_page(request, slug):
+    """The rules of one rule set in players' words; public. ``?game=<id>`` adds that game's option
+    values, for a member of the game's group only: for anybody else the page is the plain rules page,
+    so it tells nothing about a game they are not in (not even that it exists)."""
+    if slug not in engine.VARIANTS:
+        raise Http404
+    context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
+    game_id = request.GET.get("game", "")
+    if request.user.is_authenticated and game_id.isdigit() and len(game_id) <= 12:
+        game = (
+            Game.objects.select_related("group")
+            .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)
+            .first()
+        )
+        if game is not None:
+            context["game"] = game
+            context["game_options"] = rules.option_rows(engine.VARIANTS[slug], game.options)
+    return render(request, "games/rules.html", context)

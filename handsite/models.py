@@ -194,7 +194,7 @@ class Invitation(models.Model):
         return self.expires_at is not None and self.expires_at <= timezone.now()
 
 
-# --- Notifications (turn e-mails, reminders, digests; written by handsite/notifications.py) ---------
+# --- Notifications (the generic outbox; written by handsite/services.py) ---------------------------
 
 
 class NotificationPreference(models.Model):
@@ -240,6 +240,8 @@ class NotificationPreference(models.Model):
     vacation_until = models.DateTimeField(_("on vacation until"), null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=0)
     vacation_days_used = models.PositiveSmallIntegerField(_("vacation days used this year"), default=0)
+    # Last time the person was seen on a page that polls (throttled): e-mails wait while they are here.
+    last_seen_at = models.DateTimeField(_("last seen at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("notification preference")
@@ -257,10 +259,8 @@ class NotificationPreference(models.Model):
 
 
 class NotificationKind(models.TextChoices):
-    YOUR_TURN = "your_turn", _("Your turn")
-    REMINDER = "reminder", _("Reminder")
-    LOW_TIME = "low_time", _("Time is running out")
-    TIMED_OUT = "timed_out", _("Time ran out")
+    """The kinds handsite itself writes; apps register their own (games: your turn, reminders...)."""
+
     DIGEST = "digest", _("Daily digest")
 
 
@@ -275,10 +275,12 @@ class NotificationState(models.TextChoices):
 class Notification(models.Model):
     """One notification: a line in the person's in-site list and, by its ``state``, the e-mail outbox.
 
-    Written in the same transaction as the move that caused it. Unique per (game, seat, turn, kind,
-    number) — ``turn`` is the game's version when the turn began, ``number`` counts reminders within a
-    turn — and per (user, kind, day) for digests, so a repeated write adds nothing. Sending claims the
-    row with a conditional update from ``pending`` to ``sending``; only the claimer sends."""
+    Generic: apps write rows through ``handsite.services.notify()`` and register, per ``kind``, how the
+    row is described and e-mailed (``handsite.notifications.register``). ``key`` makes a write
+    exactly-once (a repeated write adds nothing); ``topic`` names what the notification is about
+    ("game:42": opening it marks its notifications read); ``data`` holds the app's own fields
+    (handsite never reads them). Sending claims the row with a conditional update from ``pending`` to
+    ``sending``; only the claimer sends."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -286,19 +288,13 @@ class Notification(models.Model):
         related_name="notifications",
         verbose_name=_("user"),
     )
-    kind = models.CharField(_("kind"), max_length=12, choices=NotificationKind.choices)
-    game = models.ForeignKey(
-        "games.Game",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="notifications",
-        verbose_name=_("game"),
-    )
-    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
-    turn = models.PositiveIntegerField(_("turn"), null=True, blank=True)
-    number = models.PositiveSmallIntegerField(_("number"), default=0)
-    day = models.DateField(_("day"), null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=30)
+    key = models.CharField(_("key"), max_length=150, unique=True, null=True, blank=True)
+    topic = models.CharField(_("topic"), max_length=60, blank=True, default="")
+    subject = models.CharField(_("subject"), max_length=200, blank=True, default="")
+    body = models.TextField(_("text"), blank=True, default="")
+    link = models.CharField(_("link"), max_length=500, blank=True, default="")
+    data = models.JSONField(_("data"), default=dict, blank=True)
     state = models.CharField(
         _("state"), max_length=10, choices=NotificationState.choices, default=NotificationState.PENDING
     )
@@ -314,18 +310,6 @@ class Notification(models.Model):
         verbose_name = _("notification")
         verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "seat", "turn", "kind", "number"],
-                name="one_notification_per_game_turn_kind",
-                condition=models.Q(game__isnull=False),
-            ),
-            models.UniqueConstraint(
-                fields=["user", "kind", "day"],
-                name="one_digest_per_user_day",
-                condition=models.Q(day__isnull=False),
-            ),
-        ]
         indexes = [
             models.Index(
                 fields=["send_after"], name="notification_pending", condition=models.Q(state="pending")
@@ -336,6 +320,11 @@ class Notification(models.Model):
             models.Index(fields=["user", "-created_at"], name="notification_user_list"),
             models.Index(
                 fields=["user"], name="notification_unread", condition=models.Q(read_at__isnull=True)
+            ),
+            models.Index(
+                fields=["user", "topic"],
+                name="notification_unread_topic",
+                condition=models.Q(read_at__isnull=True),
             ),
         ]
 

@@ -15,8 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 
-from games import deadlines
-from handsite import notifications
+from handsite import notifications, services
 from handsite.models import Notification, NotificationPreference
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime"})
@@ -61,11 +60,12 @@ class VacationForm(forms.Form):
 @login_required
 def notification_list(request):
     if request.method == "POST":
-        notifications.mark_read(request.user)
+        services.mark_read(request.user)
         return redirect("notification_list")
+    rows = notifications.notifications_of(request.user)
     items = [
-        {"notification": n, "text": notifications.describe(n)}
-        for n in notifications.notifications_of(request.user)
+        {"notification": n, "text": text}
+        for n, text in zip(rows, notifications.describe_all(rows), strict=True)
     ]
     return render(request, "handsite/notifications.html", {"items": items})
 
@@ -73,18 +73,14 @@ def notification_list(request):
 @login_required
 def notification_open(request, notification_id: int):
     """Mark one notification read and go to its game (GET keeps links working without JavaScript)."""
-    notification = get_object_or_404(
-        Notification.objects.select_related("game__group"), pk=notification_id, user=request.user
-    )
-    notifications.mark_read(request.user, notification.pk)
-    if notification.game is not None:
-        return redirect(notification.game.get_absolute_url())
-    return redirect("home")
+    notification = get_object_or_404(Notification, pk=notification_id, user=request.user)
+    services.mark_read(request.user, notification.pk)
+    return redirect(notifications.open_link(notification))
 
 
 @login_required
 def notification_settings(request):
-    pref = notifications.preference_for(request.user)
+    pref = services.preference_for(request.user)
     now = timezone.now()
     form = PreferenceForm(instance=pref)
     vacation_form = VacationForm()
@@ -93,21 +89,21 @@ def notification_settings(request):
         if action == "save":
             form = PreferenceForm(request.POST, instance=pref)
             if form.is_valid():
-                form.save()
+                services.save_preferences(form)
                 messages.success(request, _("Your notification settings are saved."))
                 return redirect("notification_settings")
         elif action == "vacation":
             vacation_form = VacationForm(request.POST)
             if vacation_form.is_valid():
                 try:
-                    deadlines.start_vacation(request.user, vacation_form.cleaned_data["days"], now)
+                    services.book_vacation(request.user, vacation_form.cleaned_data["days"], now)
                 except notifications.PreferenceError as error:
                     vacation_form.add_error("days", error.message)
                 else:
                     messages.success(request, _("Enjoy your vacation. Your deadlines are paused."))
                     return redirect("notification_settings")
         elif action == "back":
-            deadlines.end_vacation(request.user, now)
+            services.cancel_vacation(request.user, now)
             messages.success(request, _("Welcome back. Your deadlines run again."))
             return redirect("notification_settings")
     pref.refresh_from_db()
@@ -129,6 +125,6 @@ def unsubscribe(request, token: str):
         raise Http404(_("This unsubscribe link is not valid."))
     done = False
     if request.method == "POST":
-        notifications.unsubscribe(user_id)
+        services.unsubscribe(user_id)
         done = True
     return render(request, "handsite/notifications_unsubscribe.html", {"done": done, "token": token})

@@ -1,43 +1,40 @@
-"""Notifications: preferences, the outbox, sending e-mails exactly once, quiet hours, digests, unsubscribe.
+"""Notifications, the read side: the kinds apps register, preferences, quiet hours, what goes by e-mail,
+how an e-mail is rendered (in the reader's language and time zone), the in-site list.
 
-The outbox: every notification is a :class:`~handsite.models.Notification` row, written in the same
-transaction as the change that caused it (a move: :func:`record_turn`, one INSERT ... SELECT). After the
-commit a Celery task (:func:`handsite.tasks.send_notification`) calls :func:`deliver`; a beat task every
-minute calls it for anything still pending (broker down, worker crashed). :func:`deliver` claims the row
-with a conditional UPDATE (pending -> sending) and only the one call that changed the row sends, so a
-retried or duplicated task, or two workers, send one e-mail.
-
-This module knows games only through the Notification row's foreign key (it never imports games).
+Every write (the outbox rows, claiming and sending, digests, marking read, preferences, vacation) is in
+:mod:`handsite.services`, the app's one writer. This module and handsite as a whole know nothing of games:
+an app registers its kinds here (:func:`register`) with a function that describes a row for the in-site
+list and one that renders its e-mail, and its digest lines (:func:`register_digest`). games does so in
+``games/notifications.py``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import zoneinfo
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, connection, transaction
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape, linebreaks
 from django.utils.translation import gettext as _
 
 from handsite.links import absolute_url
-from handsite.models import Notification, NotificationKind, NotificationPreference, NotificationState
-
-log = logging.getLogger(__name__)
+from handsite.models import Notification, NotificationKind, NotificationPreference
 
 MAX_ATTEMPTS = 5
 """After this many failed attempts a notification is marked failed (the in-site line stays)."""
 STUCK_AFTER = dt.timedelta(minutes=10)
 """A row left in ``sending`` this long belongs to a worker that died (well past the hard time limit)."""
+PRESENT_FOR = dt.timedelta(minutes=2)
+"""Someone whose page polled (or who acted) this recently is on the site."""
+SEEN_EVERY = dt.timedelta(seconds=30)
+"""Presence is written at most this often per person (the poll runs every few seconds)."""
 UNSUBSCRIBE_SALT = "handsite.notifications.unsubscribe"
-TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.REMINDER, NotificationKind.LOW_TIME)
 
 
 class PreferenceError(Exception):
@@ -46,34 +43,108 @@ class PreferenceError(Exception):
         self.message = message
 
 
-# --- Preferences ---------------------------------------------------------------------------------
+# --- Kinds registered by apps ----------------------------------------------------------------------
+
+# Which preference decides whether a kind is e-mailed (see wants_email).
+EMAIL_TURN = "turn"  # "e-mail me when it is my turn"; held during a vacation; not for digest readers
+EMAIL_REMINDER = "reminder"  # "remind me"; not for digest readers
+EMAIL_WARNING = "warning"  # "remind me", and digest readers get them too (time running out, ran out)
+EMAIL_DIGEST = "digest"
+EMAIL_ALWAYS = "always"  # unless every e-mail is off (invitations)
 
 
-def preference_for(user) -> NotificationPreference:
-    pref = NotificationPreference.objects.filter(user=user).first()
-    if pref is None:
-        try:
-            with transaction.atomic():
-                pref = NotificationPreference.objects.create(user=user, time_zone=settings.TIME_ZONE)
-        except IntegrityError:
-            pref = NotificationPreference.objects.get(user=user)
-    return pref
+@dataclass
+class Reader:
+    """Who an e-mail is for, with their zone and language active while it is rendered."""
+
+    user: object
+    pref: NotificationPreference
+    zone: zoneinfo.ZoneInfo
+    language: str
+    now: dt.datetime
 
 
-def preference_of_user_id(user_id: int) -> NotificationPreference:
+@dataclass
+class Content:
+    """What a kind's renderer returns: a plain-text subject (never HTML-escaped), the body as text and
+    as HTML (a fragment: handsite adds the greeting and the footer) and the main link."""
+
+    subject: str
+    text: str
+    html: str
+    link: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    email: str
+    describe: Callable[[list[Notification]], list[str]] | None = None  # one line per row, in order
+    render: Callable[[list[Notification], Reader], Content | None] | None = None
+    still_current: Callable[[Notification], bool] | None = None  # False: out of date, not e-mailed
+    hold_while_present: bool = False  # no e-mail while the person is on the site (PRESENT_FOR + grace)
+    one_unread_email_per_topic: bool = False  # no second e-mail about a topic until it is opened
+    batch: bool = False  # rows of this kind waiting for one person together make one e-mail
+
+
+@dataclass(frozen=True)
+class DigestLine:
+    text: str
+    link: str
+    when: dt.datetime | None = None  # a deadline, shown in the reader's zone
+
+
+@dataclass(frozen=True)
+class DigestSection:
+    """An app's part of the daily digest: ``waiting(user_id)`` says whether anything is due (a digest
+    is made only then), ``lines(reader)`` lists it."""
+
+    title: Callable[[], str]
+    waiting: Callable[[int], bool]
+    lines: Callable[[Reader], list[DigestLine]]
+
+
+KINDS: dict[str, Kind] = {}
+DIGEST_SECTIONS: list[DigestSection] = []
+
+
+def register(kind: Kind) -> None:
+    """Called from an app's ``AppConfig.ready()``."""
+    KINDS[kind.name] = kind
+
+
+def register_digest(section: DigestSection) -> None:
+    if section not in DIGEST_SECTIONS:
+        DIGEST_SECTIONS.append(section)
+
+
+def kind_of(name: str) -> Kind:
+    return KINDS.get(name) or Kind(name=name, email=EMAIL_ALWAYS)
+
+
+# --- Preferences -----------------------------------------------------------------------------------
+
+
+def preference_of(user_id: int) -> NotificationPreference:
+    """The person's preferences, or the defaults (unsaved) if they never changed any."""
     pref = NotificationPreference.objects.filter(user_id=user_id).first()
-    if pref is None:
-        from django.contrib.auth import get_user_model
-
-        pref = preference_for(get_user_model().objects.get(pk=user_id))
-    return pref
+    return pref or NotificationPreference(user_id=user_id, time_zone=settings.TIME_ZONE)
 
 
 def zone_of(pref: NotificationPreference) -> zoneinfo.ZoneInfo:
+    return zone_named(pref.time_zone)
+
+
+def zone_named(name: str | None) -> zoneinfo.ZoneInfo:
     try:
-        return zoneinfo.ZoneInfo(pref.time_zone)
+        return zoneinfo.ZoneInfo(name or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
+
+
+def language_of(user) -> str:
+    language = getattr(user, "language", "") or ""
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def quiet_until(pref: NotificationPreference, now: dt.datetime) -> dt.datetime | None:
@@ -101,197 +172,44 @@ def quiet_until(pref: NotificationPreference, now: dt.datetime) -> dt.datetime |
 
 def wants_email(pref: NotificationPreference, kind: str) -> bool:
     """Whether this kind of notification goes out by e-mail for this person (the in-site list gets
-    every notification). The daily digest replaces the turn e-mails and reminders; the low-time warning
-    and "time ran out" follow the reminder setting."""
-    if kind == NotificationKind.DIGEST:
+    every notification). The daily digest replaces the turn e-mails and reminders, not the warnings
+    that time is running out or ran out."""
+    channel = kind_of(kind).email
+    if channel == EMAIL_DIGEST:
         return pref.daily_digest
+    if channel == EMAIL_ALWAYS:
+        return not pref.emails_off
+    if channel == EMAIL_WARNING:
+        return pref.daily_digest or pref.reminders
     if pref.daily_digest:
         return False
-    if kind == NotificationKind.YOUR_TURN:
+    if channel == EMAIL_TURN:
         return pref.your_turn_email
     return pref.reminders
 
 
-# --- Writing notifications -----------------------------------------------------------------------
+def held_until(
+    notification: Notification, pref: NotificationPreference, now: dt.datetime
+) -> dt.datetime | None:
+    """When an e-mail that is wanted must wait: the vacation's end for turn e-mails; for kinds held while
+    the person is present, the end of the grace period after they were last seen (if they were on the
+    site when, or after, the notification was written)."""
+    kind = kind_of(notification.kind)
+    if kind.email == EMAIL_TURN and pref.on_vacation(now):
+        return pref.vacation_until
+    seen = pref.last_seen_at
+    if kind.hold_while_present and seen is not None and seen >= notification.created_at - PRESENT_FOR:
+        until = seen + grace_period()
+        if until > now:
+            return until
+    return None
 
 
-def record_turn(*, game_id: int, seat: int, turn: int, now: dt.datetime | None = None) -> int | None:
-    """The "your turn" intent for the person at ``seat`` (nothing for a bot or an empty seat), in the
-    caller's transaction, with ONE query: INSERT ... SELECT from the seat, ON CONFLICT DO NOTHING.
-    Queues the sending task for after the commit. Returns the new row's id (None: nothing written)."""
-    from games.models import Seat  # the seat table's name only; this module writes no game row
-
-    now = now or timezone.now()
-    table, seats = Notification._meta.db_table, Seat._meta.db_table
-    stamp = connection.ops.adapt_datetimefield_value(now)
-    sql = (
-        f"INSERT INTO {table} (user_id, kind, game_id, seat, turn, number, state, send_after, attempts, "
-        f"last_error, created_at) SELECT s.user_id, %s, s.game_id, s.number, %s, 0, %s, %s, 0, '', %s "
-        f"FROM {seats} s WHERE s.game_id = %s AND s.number = %s AND s.bot = %s AND s.user_id IS NOT NULL "
-        f"ON CONFLICT DO NOTHING RETURNING id"
-    )
-    params = [NotificationKind.YOUR_TURN, turn, NotificationState.PENDING, stamp, stamp, game_id, seat, False]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    queue_sending(row[0])
-    return row[0]
+def grace_period() -> dt.timedelta:
+    return dt.timedelta(minutes=settings.HANDSITE_NOTIFY_GRACE_MINUTES)
 
 
-def notify(
-    *,
-    user_id: int,
-    kind: str,
-    game_id: int | None = None,
-    seat: int | None = None,
-    turn: int | None = None,
-    number: int = 0,
-    day: dt.date | None = None,
-    send_after: dt.datetime | None = None,
-) -> Notification | None:
-    """Write a notification (and queue its sending after the commit); None if it exists already."""
-    try:
-        with transaction.atomic():
-            notification = Notification.objects.create(
-                user_id=user_id,
-                kind=kind,
-                game_id=game_id,
-                seat=seat,
-                turn=turn,
-                number=number,
-                day=day,
-                send_after=send_after or timezone.now(),
-            )
-    except IntegrityError:
-        return None
-    queue_sending(notification.pk)
-    return notification
-
-
-def queue_sending(notification_id: int) -> None:
-    from handsite.tasks import send_notification
-
-    send_notification.delay_on_commit(notification_id)
-
-
-# --- Sending -------------------------------------------------------------------------------------
-
-
-@dataclass
-class Email:
-    subject: str
-    text: str
-    html: str
-    to: str
-    unsubscribe: str
-
-
-def claim(notification_id: int, now: dt.datetime) -> bool:
-    """Pending -> sending, only if still pending and due. True for exactly one caller."""
-    changed = Notification.objects.filter(
-        pk=notification_id, state=NotificationState.PENDING, send_after__lte=now
-    ).update(state=NotificationState.SENDING, claimed_at=now, attempts=F("attempts") + 1)
-    return changed == 1
-
-
-def _finish(notification_id: int, state: str, **fields) -> None:
-    Notification.objects.filter(pk=notification_id, state=NotificationState.SENDING).update(
-        state=state, **fields
-    )
-
-
-def _obsolete(notification: Notification) -> bool:
-    """A turn notification whose turn is over (or game ended) is not e-mailed any more."""
-    if notification.kind not in TURN_KINDS:
-        return False
-    game = notification.game
-    return (
-        game is None
-        or game.status != "active"
-        or game.turn_version != notification.turn
-        or game.turn_seat != notification.seat
-    )
-
-
-def deliver(notification_id: int, now: dt.datetime | None = None) -> str:
-    """Send one notification's e-mail if it is (still) wanted. Returns what happened: "sent",
-    "skipped" (not wanted, or out of date), "waiting" (quiet hours), "retry" (sending failed; it stays
-    pending for the beat task), "failed" (gave up) or "not_claimed" (someone else has it, or done)."""
-    now = now or timezone.now()
-    if not claim(notification_id, now):
-        return "not_claimed"
-    notification = Notification.objects.select_related("user", "game__group").get(pk=notification_id)
-    pref = preference_of_user_id(notification.user_id)
-    if (
-        not notification.user.is_active
-        or not notification.user.email
-        or not wants_email(pref, notification.kind)
-    ):
-        _finish(notification_id, NotificationState.SKIPPED)
-        return "skipped"
-    if _obsolete(notification):
-        _finish(notification_id, NotificationState.SKIPPED, last_error="the turn is over")
-        return "skipped"
-    later = quiet_until(pref, now)
-    if later is not None:
-        _finish(notification_id, NotificationState.PENDING, send_after=later, attempts=F("attempts") - 1)
-        return "waiting"
-    try:
-        email = render_email(notification, pref, now)
-        message = EmailMultiAlternatives(email.subject, email.text, None, [email.to])
-        message.attach_alternative(email.html, "text/html")
-        message.extra_headers = {
-            "List-Unsubscribe": f"<{email.unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        }
-        message.send()
-    except Exception as error:  # SMTP and template errors alike: keep the row, try again later
-        log.warning("notification %s: sending failed: %s", notification_id, error)
-        attempts = notification.attempts
-        if attempts >= MAX_ATTEMPTS:
-            _finish(notification_id, NotificationState.FAILED, last_error=str(error)[:300])
-            return "failed"
-        backoff = dt.timedelta(minutes=2**attempts)
-        _finish(
-            notification_id, NotificationState.PENDING, send_after=now + backoff, last_error=str(error)[:300]
-        )
-        return "retry"
-    _finish(notification_id, NotificationState.SENT, sent_at=timezone.now(), last_error="")
-    return "sent"
-
-
-def due_ids(now: dt.datetime | None = None, limit: int = 500) -> list[int]:
-    """Pending rows that may be sent now (the partial index on send_after WHERE state='pending')."""
-    now = now or timezone.now()
-    return list(
-        Notification.objects.filter(state=NotificationState.PENDING, send_after__lte=now)
-        .order_by("send_after")
-        .values_list("pk", flat=True)[:limit]
-    )
-
-
-def release_stuck(now: dt.datetime | None = None) -> int:
-    """Rows left in ``sending`` by a worker that died go back to pending (at-least-once for that rare
-    case: the e-mail may have left before the crash)."""
-    now = now or timezone.now()
-    return Notification.objects.filter(
-        state=NotificationState.SENDING, claimed_at__lt=now - STUCK_AFTER
-    ).update(state=NotificationState.PENDING, send_after=now)
-
-
-def deliver_pending(now: dt.datetime | None = None, limit: int = 500) -> dict[str, int]:
-    """What the beat task does every minute."""
-    now = now or timezone.now()
-    outcomes: dict[str, int] = {"released": release_stuck(now)}
-    for notification_id in due_ids(now, limit):
-        outcome = deliver(notification_id, now)
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    return outcomes
-
-
-# --- E-mail contents -----------------------------------------------------------------------------
+# --- Unsubscribe tokens ----------------------------------------------------------------------------
 
 
 def unsubscribe_token(user) -> str:
@@ -307,72 +225,104 @@ def user_id_from_token(token: str) -> int | None:
     return user_id if isinstance(user_id, int) else None
 
 
-def unsubscribe(user_id: int) -> NotificationPreference:
-    """Every e-mail off (the in-site list stays)."""
-    pref = preference_of_user_id(user_id)
-    NotificationPreference.objects.filter(pk=pref.pk).update(
-        your_turn_email=False, reminders=False, daily_digest=False
-    )
-    pref.refresh_from_db()
-    return pref
+# --- E-mail contents -------------------------------------------------------------------------------
 
 
-def turn_games(user_id: int):
-    """Active games where it is this person's turn, soonest deadline first (no deadline last)."""
-    from games.models import Game  # reading only
+@dataclass
+class Email:
+    subject: str
+    text: str
+    html: str
+    to: str
+    unsubscribe: str
+    rows: list[int] = field(default_factory=list)
 
-    return (
-        Game.objects.filter(
-            status="active", seats__user_id=user_id, seats__bot=False, seats__number=F("turn_seat")
+
+def site_name() -> str:
+    return settings.SITE_NAME
+
+
+def plain_subject(subject: str) -> str:
+    """One line, the site's name first, never HTML-escaped (a subject is plain text)."""
+    return " ".join(f"[{site_name()}] {subject}".split())
+
+
+def _default_content(rows: list[Notification], reader: Reader) -> Content | None:
+    row = rows[0]
+    if not row.subject:
+        return None
+    link = absolute_url(row.link) if row.link.startswith("/") else row.link
+    return Content(subject=row.subject, text=row.body, html=linebreaks(escape(row.body)), link=link)
+
+
+def _digest_content(rows: list[Notification], reader: Reader) -> Content | None:
+    sections = []
+    for section in DIGEST_SECTIONS:
+        lines = section.lines(reader)
+        if lines:
+            sections.append({"title": section.title(), "lines": lines})
+    if not sections:
+        return None
+    count = sum(len(section["lines"]) for section in sections)
+    context = {"sections": sections}
+    return Content(
+        subject=translation.ngettext(
+            "Your daily digest: %(n)s thing waits for you",
+            "Your daily digest: %(n)s things wait for you",
+            count,
         )
-        .select_related("group")
-        .order_by(F("deadline_at").asc(nulls_last=True), "pk")
+        % {"n": count},
+        text=render_to_string("handsite/email/digest.txt", context),
+        html=render_to_string("handsite/email/digest.html", context),
+        link=absolute_url("/"),
     )
 
 
-def _local(when, zone):
-    return timezone.localtime(when, zone) if when else None
+register(
+    Kind(
+        name=NotificationKind.DIGEST,
+        email=EMAIL_DIGEST,
+        describe=lambda rows: [_("Your daily digest of what waits for you.")] * len(rows),
+        render=_digest_content,
+    )
+)
 
 
-def render_email(notification: Notification, pref: NotificationPreference, now: dt.datetime) -> Email:
+def render_email(rows: list[Notification], pref: NotificationPreference, now: dt.datetime) -> Email | None:
+    """The e-mail for ``rows`` (one row, or a batch of one kind for one person), rendered with the
+    reader's language and time zone active whoever triggered it. None: nothing left to say."""
+    user = rows[0].user
     zone = zone_of(pref)
-    user = notification.user
-    unsubscribe_link = absolute_url(reverse("notifications_unsubscribe", args=[unsubscribe_token(user)]))
-    context = {
-        "user": user,
-        "notification": notification,
-        "kind": notification.kind,
-        "unsubscribe_link": unsubscribe_link,
-        "settings_link": absolute_url(reverse("notification_settings")),
-        "zone": zone,
-    }
-    if notification.kind == NotificationKind.DIGEST:
-        games = [
-            {
-                "game": game,
-                "name": f"{game.group.name}: {game}",
-                "link": absolute_url(game.get_absolute_url()),
-                "deadline": _local(game.deadline_at, zone),
-            }
-            for game in turn_games(user.pk)
-        ]
-        context["games"] = games
-    else:
-        game = notification.game
-        context.update(
-            game=game,
-            game_name=f"{game.group.name}: {game}" if game else "",
-            link=absolute_url(game.get_absolute_url()) if game else absolute_url("/"),
-            deadline=_local(game.deadline_at, zone) if game else None,
-        )
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = " ".join(render_to_string("handsite/email/notification_subject.txt", context).split())
+    language = language_of(user)
+    kind = kind_of(rows[0].kind)
+    with translation.override(language), timezone.override(zone):
+        reader = Reader(user=user, pref=pref, zone=zone, language=language, now=now)
+        content = (kind.render or _default_content)(rows, reader)
+        if content is None:
+            return None
+        unsubscribe_link = absolute_url(reverse("notifications_unsubscribe", args=[unsubscribe_token(user)]))
+        context = {
+            "user": user,
+            "site_name": site_name(),
+            "site_url": settings.SITE_URL,
+            "content": content,
+            "unsubscribe_link": unsubscribe_link,
+            "settings_link": absolute_url(reverse("notification_settings")),
+        }
+        subject = plain_subject(content.subject)
         text = render_to_string("handsite/email/notification_body.txt", context)
         html = render_to_string("handsite/email/notification_body.html", context)
-    return Email(subject=subject, text=text, html=html, to=user.email, unsubscribe=unsubscribe_link)
+    return Email(
+        subject=subject,
+        text=text,
+        html=html,
+        to=user.email,
+        unsubscribe=unsubscribe_link,
+        rows=[row.pk for row in rows],
+    )
 
 
-# --- Daily digest --------------------------------------------------------------------------------
+# --- Daily digest ----------------------------------------------------------------------------------
 
 
 def digest_due(pref: NotificationPreference, now: dt.datetime) -> dt.date | None:
@@ -383,25 +333,15 @@ def digest_due(pref: NotificationPreference, now: dt.datetime) -> dt.date | None
     return local.date()
 
 
-def make_digests(now: dt.datetime | None = None) -> list[int]:
-    """One digest row per person with the digest on, once per local day, when it is their turn
-    somewhere. Returns the new rows' ids (their sending is queued after the commit)."""
-    now = now or timezone.now()
-    made = []
-    prefs = NotificationPreference.objects.filter(daily_digest=True, user__is_active=True)
-    for pref in prefs.iterator():
-        day = digest_due(pref, now)
-        if day is None or Notification.objects.filter(user_id=pref.user_id, kind="digest", day=day).exists():
-            continue
-        if not turn_games(pref.user_id).exists():
-            continue
-        notification = notify(user_id=pref.user_id, kind=NotificationKind.DIGEST, day=day, send_after=now)
-        if notification is not None:
-            made.append(notification.pk)
-    return made
+def digest_key(user_id: int, day: dt.date) -> str:
+    return f"{NotificationKind.DIGEST}:{user_id}:{day.isoformat()}"
 
 
-# --- The in-site list ----------------------------------------------------------------------------
+def digest_waiting(user_id: int) -> bool:
+    return any(section.waiting(user_id) for section in DIGEST_SECTIONS)
+
+
+# --- The in-site list ------------------------------------------------------------------------------
 
 
 def unread_count(user) -> int:
@@ -409,33 +349,32 @@ def unread_count(user) -> int:
 
 
 def notifications_of(user, limit: int = 100):
-    return Notification.objects.filter(user=user).select_related("game__group")[:limit]
-
-
-def mark_read(user, notification_id: int | None = None) -> int:
-    """Mark one (or, without an id, every) notification of ``user`` read."""
-    rows = Notification.objects.filter(user=user, read_at__isnull=True)
-    if notification_id is not None:
-        rows = rows.filter(pk=notification_id)
-    return rows.update(read_at=timezone.now())
+    return list(Notification.objects.filter(user=user)[:limit])
 
 
 def describe(notification: Notification) -> str:
     """One line for the in-site list."""
-    game = notification.game
-    name = f"{game.group.name}: {game}" if game else ""
-    if notification.kind == NotificationKind.YOUR_TURN:
-        return _("Your turn in %(game)s.") % {"game": name}
-    if notification.kind == NotificationKind.REMINDER:
-        return _("Still your turn in %(game)s.") % {"game": name}
-    if notification.kind == NotificationKind.LOW_TIME:
-        return _("Your time is running out in %(game)s.") % {"game": name}
-    if notification.kind == NotificationKind.TIMED_OUT:
-        return _("Your time ran out in %(game)s; the game's timeout rule moved for you.") % {"game": name}
-    return _("Your daily digest of games waiting for you.")
+    return describe_all([notification])[0]
 
 
-# --- Vacation (the preference side; games/deadlines.py pauses the deadlines) --------------------
+def describe_all(rows: list[Notification]) -> list[str]:
+    """The in-site lines of ``rows``: each kind's describer is called once with all its rows."""
+    by_kind: dict[str, list[Notification]] = {}
+    for row in rows:
+        by_kind.setdefault(row.kind, []).append(row)
+    lines: dict[int, str] = {}
+    for name, group in by_kind.items():
+        kind = kind_of(name)
+        texts = kind.describe(group) if kind.describe else [row.subject for row in group]
+        lines.update({id(row): text for row, text in zip(group, texts, strict=True)})
+    return [lines[id(row)] for row in rows]
+
+
+def open_link(notification: Notification) -> str:
+    return notification.link or reverse("home")
+
+
+# --- Vacation (the preference side; apps pause their own deadlines) -------------------------------
 
 
 def vacation_allowance() -> int:
@@ -445,42 +384,3 @@ def vacation_allowance() -> int:
 def days_left(pref: NotificationPreference, now: dt.datetime) -> int:
     used = pref.vacation_days_used if pref.vacation_year == now.year else 0
     return max(vacation_allowance() - used, 0)
-
-
-@transaction.atomic
-def book_vacation(user, days: int, now: dt.datetime | None = None) -> NotificationPreference:
-    """Start (or extend) a vacation of ``days`` days from now. Raises PreferenceError."""
-    now = now or timezone.now()
-    pref = NotificationPreference.objects.select_for_update().get(pk=preference_for(user).pk)
-    if days < 1:
-        raise PreferenceError(_("Choose at least one day."))
-    if pref.vacation_year != now.year:
-        pref.vacation_year, pref.vacation_days_used = now.year, 0
-    left = vacation_allowance() - pref.vacation_days_used
-    if days > left:
-        raise PreferenceError(_("You have %(left)s vacation days left this year.") % {"left": max(left, 0)})
-    start = pref.vacation_until if pref.on_vacation(now) else now
-    if not pref.on_vacation(now):
-        pref.vacation_started_at = now
-    pref.vacation_until = start + dt.timedelta(days=days)
-    pref.vacation_days_used += days
-    pref.save()
-    return pref
-
-
-@transaction.atomic
-def cancel_vacation(
-    user, now: dt.datetime | None = None
-) -> tuple[NotificationPreference, dt.datetime | None]:
-    """End the vacation now; whole unused days go back. Returns (preference, the old end or None)."""
-    now = now or timezone.now()
-    pref = NotificationPreference.objects.select_for_update().get(pk=preference_for(user).pk)
-    if not pref.on_vacation(now):
-        return pref, None
-    old_until = pref.vacation_until
-    unused = int((old_until - now) / dt.timedelta(days=1))
-    if pref.vacation_year == now.year:
-        pref.vacation_days_used = max(pref.vacation_days_used - unused, 0)
-    pref.vacation_until = now
-    pref.save()
-    return pref, old_until

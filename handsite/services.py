@@ -1,21 +1,46 @@
-"""Everything that changes groups, memberships and invitations. Views stay thin and call these.
+"""The one writer of handsite: groups, memberships, invitations and the notification outbox. Views and
+tasks stay thin and call these; other apps call :func:`notify` (never write handsite's rows).
 
-Each function checks what the acting person may do and raises GroupError (or InvitationError) with a
-sentence for people when the change is not allowed; nothing is changed in that case.
+Each group function checks what the acting person may do and raises GroupError (or InvitationError)
+with a sentence for people when the change is not allowed; nothing is changed in that case.
+
+The outbox: every notification is a :class:`~handsite.models.Notification` row, written by
+:func:`notify` in the caller's transaction (a move's, for "your turn"). After the commit a Celery task
+(:func:`handsite.tasks.send_notification`) calls :func:`deliver`; a beat task every minute calls
+:func:`deliver_pending` for anything still pending (broker down, worker crashed, held e-mails now due).
+:func:`deliver` claims the row with a conditional UPDATE (pending -> sending) and only the one call that
+changed the row sends, so a retried or duplicated task, or two workers, send one e-mail.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 import secrets
 
 from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db.models import F, Q
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from handsite.models import Invitation, Membership, PlayerGroup, Role
+from handsite import notifications, signals
+from handsite.links import absolute_url
+from handsite.models import (
+    Invitation,
+    Membership,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    NotificationState,
+    PlayerGroup,
+    Role,
+)
+
+log = logging.getLogger(__name__)
 
 
 class GroupError(Exception):
@@ -218,3 +243,381 @@ def purge_stale_invitations(*, older_than: datetime.timedelta = datetime.timedel
     deleted, _detail = Invitation.objects.filter(revoked_at__lt=cutoff).delete()
     deleted_expired, _detail = Invitation.objects.filter(expires_at__lt=cutoff).delete()
     return deleted + deleted_expired
+
+
+def claim_invitation_email(invitation_id: int) -> Invitation | None:
+    """The e-mail invitation to send, claimed with a conditional update (a repeated task sends
+    nothing); None if it is sent, revoked or gone."""
+    claimed = Invitation.objects.filter(
+        pk=invitation_id, sent_at__isnull=True, revoked_at__isnull=True
+    ).update(sent_at=timezone.now())
+    if not claimed:
+        return None
+    return Invitation.objects.select_related("group", "created_by").get(pk=invitation_id)
+
+
+def release_invitation_email(invitation_id: int) -> None:
+    """Sending failed: the invitation may be claimed again by the retry."""
+    Invitation.objects.filter(pk=invitation_id).update(sent_at=None)
+
+
+def send_invitation_email(invitation_id: int) -> bool:
+    """Send an e-mail invitation once (raises OSError, after releasing the claim, if sending failed)."""
+    invitation = claim_invitation_email(invitation_id)
+    if invitation is None:
+        return False
+    context = {
+        "invitation": invitation,
+        "group": invitation.group,
+        "inviter": invitation.created_by,
+        "link": absolute_url(invitation.get_absolute_url()),
+        "site_name": settings.SITE_NAME,
+    }
+    with translation.override(translation.get_language() or settings.LANGUAGE_CODE):
+        subject = notifications.plain_subject(
+            render_to_string("handsite/email/invitation_subject.txt", context).strip()
+        )
+        body = render_to_string("handsite/email/invitation_body.txt", context)
+    try:
+        send_mail(subject, body, None, [invitation.email])
+    except OSError:
+        release_invitation_email(invitation_id)
+        raise
+    return True
+
+
+# --- Notification preferences -------------------------------------------------------------------
+
+
+def preference_for(user) -> NotificationPreference:
+    """The person's preference row, made on first use."""
+    pref = NotificationPreference.objects.filter(user=user).first()
+    if pref is None:
+        try:
+            with transaction.atomic():
+                pref = NotificationPreference.objects.create(user=user, time_zone=settings.TIME_ZONE)
+        except IntegrityError:
+            pref = NotificationPreference.objects.get(user=user)
+    return pref
+
+
+def save_preferences(form) -> NotificationPreference:
+    """Save the (valid) preference form of the settings page."""
+    return form.save()
+
+
+def set_time_zone(user, name: str) -> NotificationPreference:
+    """The one-tap zone from the browser (a zone name; checked by the caller's form)."""
+    pref = preference_for(user)
+    NotificationPreference.objects.filter(pk=pref.pk).update(time_zone=name)
+    pref.time_zone = name
+    return pref
+
+
+def record_presence(user_id: int, now: datetime.datetime | None = None) -> bool:
+    """The person is on the site (their page polled, or they acted): e-mails that are held while
+    they are present wait. One conditional UPDATE, written at most every SEEN_EVERY."""
+    now = now or timezone.now()
+    stale = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - notifications.SEEN_EVERY)
+    changed = NotificationPreference.objects.filter(stale, user_id=user_id).update(last_seen_at=now)
+    if not changed and not NotificationPreference.objects.filter(user_id=user_id).exists():
+        try:
+            with transaction.atomic():
+                NotificationPreference.objects.create(
+                    user_id=user_id, time_zone=settings.TIME_ZONE, last_seen_at=now
+                )
+        except IntegrityError:
+            return False
+        return True
+    return bool(changed)
+
+
+def unsubscribe(user_id: int) -> NotificationPreference:
+    """Every e-mail off (the in-site list stays)."""
+    pref = notifications.preference_of(user_id)
+    if pref.pk is None:
+        from django.contrib.auth import get_user_model
+
+        pref = preference_for(get_user_model().objects.get(pk=user_id))
+    NotificationPreference.objects.filter(pk=pref.pk).update(
+        your_turn_email=False, reminders=False, daily_digest=False
+    )
+    pref.refresh_from_db()
+    return pref
+
+
+@transaction.atomic
+def book_vacation(user, days: int, now: datetime.datetime | None = None) -> NotificationPreference:
+    """Start (or extend) a vacation of ``days`` days from now. Raises notifications.PreferenceError."""
+    now = now or timezone.now()
+    pref = NotificationPreference.objects.select_for_update().get(pk=preference_for(user).pk)
+    if days < 1:
+        raise notifications.PreferenceError(_("Choose at least one day."))
+    if pref.vacation_year != now.year:
+        pref.vacation_year, pref.vacation_days_used = now.year, 0
+    left = notifications.vacation_allowance() - pref.vacation_days_used
+    if days > left:
+        raise notifications.PreferenceError(
+            _("You have %(left)s vacation days left this year.") % {"left": max(left, 0)}
+        )
+    start = pref.vacation_until if pref.on_vacation(now) else now
+    if not pref.on_vacation(now):
+        pref.vacation_started_at = now
+    pref.vacation_until = start + datetime.timedelta(days=days)
+    pref.vacation_days_used += days
+    pref.save()
+    signals.vacation_started.send(
+        sender=NotificationPreference, user=user, now=now, until=pref.vacation_until
+    )
+    return pref
+
+
+@transaction.atomic
+def cancel_vacation(
+    user, now: datetime.datetime | None = None
+) -> tuple[NotificationPreference, datetime.datetime | None]:
+    """End the vacation now; whole unused days go back. Returns (preference, the old end or None)."""
+    now = now or timezone.now()
+    pref = NotificationPreference.objects.select_for_update().get(pk=preference_for(user).pk)
+    if not pref.on_vacation(now):
+        return pref, None
+    old_until = pref.vacation_until
+    unused = int((old_until - now) / datetime.timedelta(days=1))
+    if pref.vacation_year == now.year:
+        pref.vacation_days_used = max(pref.vacation_days_used - unused, 0)
+    pref.vacation_until = now
+    pref.save()
+    signals.vacation_ended.send(sender=NotificationPreference, user=user, now=now, old_until=old_until)
+    return pref, old_until
+
+
+# --- The outbox: writing ------------------------------------------------------------------------
+
+
+def notify(
+    *,
+    recipient,
+    kind: str,
+    key: str | None = None,
+    topic: str = "",
+    subject: str = "",
+    body: str = "",
+    link: str = "",
+    data: dict | None = None,
+    send_after: datetime.datetime | None = None,
+    now: datetime.datetime | None = None,
+) -> Notification | None:
+    """Write a notification for ``recipient`` (a user or a user id) in the caller's transaction and
+    queue its sending after the commit. ``key`` makes it exactly-once: a second write with the same key
+    adds nothing and returns None. ``kind`` is registered by the app (notifications.register) with how
+    it is described and e-mailed; without a renderer the row's ``subject``/``body``/``link`` are used.
+    ONE query (an INSERT in a savepoint)."""
+    now = now or timezone.now()
+    user_id = getattr(recipient, "pk", recipient)
+    try:
+        with transaction.atomic():
+            notification = Notification.objects.create(
+                user_id=user_id,
+                kind=kind,
+                key=key,
+                topic=topic,
+                subject=subject[:200],
+                body=body,
+                link=link,
+                data=data or {},
+                send_after=send_after or now,
+                created_at=now,
+            )
+    except IntegrityError:
+        return None
+    queue_sending(notification.pk)
+    return notification
+
+
+def queue_sending(notification_id: int) -> None:
+    from handsite.tasks import send_notification
+
+    send_notification.delay_on_commit(notification_id)
+
+
+def mark_read(user, notification_id: int | None = None, *, topic: str | None = None) -> int:
+    """Mark one notification of ``user`` read, or all about ``topic``, or (neither) all of them."""
+    rows = Notification.objects.filter(user=user, read_at__isnull=True)
+    if notification_id is not None:
+        rows = rows.filter(pk=notification_id)
+    if topic is not None:
+        rows = rows.filter(topic=topic)
+    return rows.update(read_at=timezone.now())
+
+
+# --- The outbox: sending ------------------------------------------------------------------------
+
+
+def claim(notification_id: int, now: datetime.datetime) -> bool:
+    """Pending -> sending, only if still pending and due. True for exactly one caller."""
+    changed = Notification.objects.filter(
+        pk=notification_id, state=NotificationState.PENDING, send_after__lte=now
+    ).update(state=NotificationState.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+    return changed == 1
+
+
+def _claim_batch(notification: Notification, now: datetime.datetime) -> list[Notification]:
+    """The same person's other pending rows of a batched kind (due or held), claimed too."""
+    waiting = Notification.objects.filter(
+        user_id=notification.user_id, kind=notification.kind, state=NotificationState.PENDING
+    ).exclude(pk=notification.pk)
+    claimed = []
+    for other_id in waiting.values_list("pk", flat=True)[:50]:
+        changed = Notification.objects.filter(pk=other_id, state=NotificationState.PENDING).update(
+            state=NotificationState.SENDING, claimed_at=now, attempts=F("attempts") + 1
+        )
+        if changed:
+            claimed.append(other_id)
+    return list(
+        Notification.objects.filter(pk__in=claimed).select_related("user").order_by("created_at", "pk")
+    )
+
+
+def _finish(notification_ids, state: str, **fields) -> None:
+    ids = [notification_ids] if isinstance(notification_ids, int) else list(notification_ids)
+    Notification.objects.filter(pk__in=ids, state=NotificationState.SENDING).update(state=state, **fields)
+
+
+def _unread_email_about(notification: Notification) -> bool:
+    return (
+        Notification.objects.filter(
+            user_id=notification.user_id,
+            topic=notification.topic,
+            kind=notification.kind,
+            state=NotificationState.SENT,
+            read_at__isnull=True,
+        )
+        .exclude(pk=notification.pk)
+        .exists()
+    )
+
+
+def _worth_sending(rows: list[Notification]) -> tuple[list[Notification], list[Notification]]:
+    """Split claimed rows into (to send, to skip): out of date, or an e-mail about the same topic
+    is still unread."""
+    keep, skip = [], []
+    for row in rows:
+        kind = notifications.kind_of(row.kind)
+        current = kind.still_current(row) if kind.still_current else True
+        if not current or (kind.one_unread_email_per_topic and row.topic and _unread_email_about(row)):
+            skip.append(row)
+        else:
+            keep.append(row)
+    return keep, skip
+
+
+def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
+    """Send one notification's e-mail if it is (still) wanted, with the same person's other waiting
+    rows of a batched kind in the same e-mail. Returns what happened: "sent", "skipped" (not wanted,
+    out of date, or an e-mail about it is unread), "waiting" (quiet hours, vacation, or the person is
+    on the site), "retry" (sending failed; it stays pending for the beat task), "failed" (gave up) or
+    "not_claimed" (someone else has it, or done)."""
+    now = now or timezone.now()
+    if not claim(notification_id, now):
+        return "not_claimed"
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    pref = notifications.preference_of(notification.user_id)
+    user = notification.user
+    if not user.is_active or not user.email or not notifications.wants_email(pref, notification.kind):
+        _finish(notification_id, NotificationState.SKIPPED)
+        return "skipped"
+    later = notifications.held_until(notification, pref, now) or notifications.quiet_until(pref, now)
+    if later is not None:
+        _finish(notification_id, NotificationState.PENDING, send_after=later, attempts=F("attempts") - 1)
+        return "waiting"
+    rows = [notification]
+    if notifications.kind_of(notification.kind).batch:
+        rows += _claim_batch(notification, now)
+    rows, stale = _worth_sending(rows)
+    if stale:
+        _finish([row.pk for row in stale], NotificationState.SKIPPED, last_error="out of date or unread")
+    if not rows:
+        return "skipped"
+    others = [row.pk for row in rows if row.pk != notification_id]
+    try:
+        email = notifications.render_email(rows, pref, now)
+        if email is None:
+            _finish([row.pk for row in rows], NotificationState.SKIPPED, last_error="nothing to say")
+            return "skipped"
+        message = EmailMultiAlternatives(email.subject, email.text, None, [email.to])
+        message.attach_alternative(email.html, "text/html")
+        message.extra_headers = {
+            "List-Unsubscribe": f"<{email.unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+        message.send()
+    except Exception as error:  # SMTP and template errors alike: keep the row, try again later
+        log.warning("notification %s: sending failed: %s", notification_id, error)
+        _finish(others, NotificationState.PENDING, attempts=F("attempts") - 1)
+        if notification_id not in [row.pk for row in rows]:
+            return "retry"
+        if notification.attempts >= notifications.MAX_ATTEMPTS:
+            _finish(notification_id, NotificationState.FAILED, last_error=str(error)[:300])
+            return "failed"
+        backoff = datetime.timedelta(minutes=2**notification.attempts)
+        _finish(
+            notification_id, NotificationState.PENDING, send_after=now + backoff, last_error=str(error)[:300]
+        )
+        return "retry"
+    _finish([row.pk for row in rows], NotificationState.SENT, sent_at=timezone.now(), last_error="")
+    return "sent" if notification_id in [row.pk for row in rows] else "skipped"
+
+
+def due_ids(now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
+    """Pending rows that may be sent now (the partial index on send_after WHERE state='pending')."""
+    now = now or timezone.now()
+    return list(
+        Notification.objects.filter(state=NotificationState.PENDING, send_after__lte=now)
+        .order_by("send_after")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def release_stuck(now: datetime.datetime | None = None) -> int:
+    """Rows left in ``sending`` by a worker that died go back to pending (at-least-once for that rare
+    case: the e-mail may have left before the crash)."""
+    now = now or timezone.now()
+    return Notification.objects.filter(
+        state=NotificationState.SENDING, claimed_at__lt=now - notifications.STUCK_AFTER
+    ).update(state=NotificationState.PENDING, send_after=now)
+
+
+def deliver_pending(now: datetime.datetime | None = None, limit: int = 500) -> dict[str, int]:
+    """What the beat task does every minute."""
+    now = now or timezone.now()
+    outcomes: dict[str, int] = {"released": release_stuck(now)}
+    for notification_id in due_ids(now, limit):
+        outcome = deliver(notification_id, now)
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes
+
+
+def make_digests(now: datetime.datetime | None = None) -> list[int]:
+    """One digest row per person with the digest on, once per local day, when something waits for
+    them (the apps' digest sections say). Returns the new rows' ids (sending queued after the commit)."""
+    now = now or timezone.now()
+    made = []
+    prefs = NotificationPreference.objects.filter(daily_digest=True, user__is_active=True)
+    for pref in prefs.iterator():
+        day = notifications.digest_due(pref, now)
+        if day is None:
+            continue
+        key = notifications.digest_key(pref.user_id, day)
+        if Notification.objects.filter(key=key).exists() or not notifications.digest_waiting(pref.user_id):
+            continue
+        notification = notify(
+            recipient=pref.user_id,
+            kind=NotificationKind.DIGEST,
+            key=key,
+            data={"day": day.isoformat()},
+            send_after=now,
+            now=now,
+        )
+        if notification is not None:
+            made.append(notification.pk)
+    return made

@@ -293,5 +293,9 @@ SITE_URL = env_url(
     "http://127.0.0.1:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}",
     ("http", "https"),
 )
+# The site's name: in every e-mail's subject and sender, and the Sites framework's name.
+SITE_NAME = env_str("SITE_NAME", "Hand")
 # Vacation days a year during which a player's deadlines are paused.
 HANDSITE_VACATION_DAYS_PER_YEAR = env_int("HANDSITE_VACATION_DAYS_PER_YEAR", 21, minimum=0, maximum=366)
+# A "your turn" e-mail waits while the player is on the site, and this long after they were last seen.
+HANDSITE_NOTIFY_GRACE_MINUTES = env_int("HANDSITE_NOTIFY_GRACE_MINUTES", 10, minimum=0, maximum=24 * 60)

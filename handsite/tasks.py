@@ -1,4 +1,5 @@
-"""Celery tasks of the site. Tasks take ids and call services or send mail; they are safe to run twice."""
+"""Celery tasks of the site. Tasks take ids and call handsite.services (the one writer); they are safe to
+run twice."""
 
 from __future__ import annotations
 
@@ -6,13 +7,8 @@ import logging
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
 
-from handsite import notifications, services
-from handsite.links import absolute_url
-from handsite.models import Invitation
+from handsite import services
 
 log = logging.getLogger(__name__)
 
@@ -48,29 +44,12 @@ def ping() -> str:
 
 @shared_task(bind=True, max_retries=5, default_retry_delay=60)
 def send_invitation_email(self, invitation_id: int) -> bool:
-    """Send an e-mail invitation once. The row is claimed with a conditional update, so a repeated
-    delivery of the task sends nothing. Returns whether an e-mail was sent."""
-    claimed = Invitation.objects.filter(
-        pk=invitation_id, sent_at__isnull=True, revoked_at__isnull=True
-    ).update(sent_at=timezone.now())
-    if not claimed:
-        return False
-    invitation = Invitation.objects.select_related("group", "created_by").get(pk=invitation_id)
-    context = {
-        "invitation": invitation,
-        "group": invitation.group,
-        "inviter": invitation.created_by,
-        "link": absolute_url(invitation.get_absolute_url()),
-    }
-    with translation.override(translation.get_language() or "en"):
-        subject = render_to_string("handsite/email/invitation_subject.txt", context).strip()
-        body = render_to_string("handsite/email/invitation_body.txt", context)
+    """Send an e-mail invitation once (services claims the row with a conditional update, so a
+    repeated delivery of the task sends nothing). Returns whether an e-mail was sent."""
     try:
-        send_mail(subject, body, None, [invitation.email])
+        return services.send_invitation_email(invitation_id)
     except OSError as exc:
-        Invitation.objects.filter(pk=invitation_id).update(sent_at=None)
         raise self.retry(exc=exc) from exc
-    return True
 
 
 @shared_task
@@ -83,18 +62,18 @@ def purge_stale_invitations() -> int:
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def send_notification(notification_id: int) -> str:
-    """Send one notification's e-mail (at most once: notifications.deliver claims the row)."""
-    return notifications.deliver(notification_id)
+    """Send one notification's e-mail (at most once: services.deliver claims the row)."""
+    return services.deliver(notification_id)
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def send_pending_notifications() -> dict:
     """Beat, every minute: whatever is still pending and due (broker was down, a worker died, quiet
     hours ended, a retry is due)."""
-    return notifications.deliver_pending()
+    return services.deliver_pending()
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def make_daily_digests() -> int:
     """Beat, every 15 minutes: the digests whose local hour has come (sent through the outbox)."""
-    return len(notifications.make_digests())
+    return len(services.make_digests())

@@ -78,22 +78,65 @@ def _hand_options(
 ) -> tuple:
     options = []
     if teams:
-        options.append(Option("teams", _("Partnership (4 players, partners opposite)"), False))
+        options.append(
+            Option(
+                "teams",
+                _("Partnership (4 players, partners opposite)"),
+                False,
+                help=_("Two teams of two; partners sit opposite each other and score as one."),
+            )
+        )
     if tie_break:  # jordanian/egyptian always break ties by rule, so it is no option there
-        options.append(Option("tie_break", _("Play extra deals until one player is lowest alone"), True))
+        options.append(
+            Option(
+                "tie_break",
+                _("Play extra deals until one player is lowest alone"),
+                True,
+                help=_("Off: players tied for the lowest total after the last deal share the win."),
+            )
+        )
     options += [
         Option(
             "no_out_first_turn",
             _("Nobody may go out in their first turn"),
             no_out_first_turn,
+            help=_("Every other player has a turn before anybody may go out."),
         ),
     ]
     if max_wild:
-        options.append(Option("max_wild_per_meld", _("Wild cards allowed in one meld"), 1, "int", (1, 2)))
+        options.append(
+            Option(
+                "max_wild_per_meld",
+                _("Wild cards allowed in one meld"),
+                1,
+                "int",
+                (1, 2),
+                help=_("A meld always holds more natural cards than wild cards, whatever this says."),
+            )
+        )
     if redeal:
-        options.append(Option("redeal", _("A player may demand a redeal for pairs and jokers"), True))
+        options.append(
+            Option(
+                "redeal",
+                _("A player may demand a redeal for pairs and jokers"),
+                True,
+                help=_(
+                    "Right after the deal: four pairs of identical cards, three pairs and a joker, or two "
+                    "pairs and both jokers."
+                ),
+            )
+        )
     if deals:
-        options.append(Option("deals", _("Number of deals"), deals[0], "int", deals))
+        options.append(
+            Option(
+                "deals",
+                _("Number of deals"),
+                deals[0],
+                "int",
+                deals,
+                help=_("Scoring deals in the game; a void deal does not count."),
+            )
+        )
     if reshuffle:
         options.append(
             Option(
@@ -316,7 +359,14 @@ HAND_AND_FOOT_VARIANTS: MappingProxyType[str, HandAndFootVariant] = MappingProxy
                 draw_count=1,
                 wild_discard_allowed=False,
                 table_bonus_22=100,
-                options=(Option("fourth_deal", _("Play a fourth deal (opening minimum 150)"), False),),
+                options=(
+                    Option(
+                        "fourth_deal",
+                        _("Play a fourth deal (opening minimum 150)"),
+                        False,
+                        help=_("Off: the game ends after three deals."),
+                    ),
+                ),
             ),
         )
     }

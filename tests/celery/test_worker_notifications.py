@@ -8,6 +8,7 @@ import pytest
 from celery.signals import task_postrun
 from django.core import mail
 
+from games.notifications import topic as game_topic
 from handsite.models import Notification, NotificationState
 from handsite.tasks import send_notification, send_pending_notifications
 from tests.celery.conftest import celery_app_on, wait_for_mail, worker, worker_process
@@ -33,7 +34,7 @@ def test_duplicated_tasks_run_at_once_by_several_workers_still_send_one(shared_r
     queue at once, as two worker processes would be) takes them together."""
     with celery_app_on(shared_redis) as app:
         game = make_game()  # its task is queued
-        row = Notification.objects.get(game=game)
+        row = Notification.objects.get(topic=game_topic(game.pk))
         for _ in range(5):
             send_notification.delay(row.pk)
         with worker(app, "w1", pool="threads", concurrency=4):
@@ -66,7 +67,7 @@ def test_two_separate_workers_given_many_copies_of_the_task_send_one_email(share
             queue = app.conf.task_default_queue
             game = make_game()  # writes the row and queues its task...
             app.control.purge()  # ...which is taken back: the copies below are all there is
-            row = Notification.objects.get(game=game)
+            row = Notification.objects.get(topic=game_topic(game.pk))
             assert row.state == NotificationState.PENDING
             with worker(app), worker_process(shared_redis, queue, tmp_path / "second") as second:
                 for _ in range(copies):
@@ -103,7 +104,7 @@ def test_with_redis_down_the_move_succeeds_and_the_email_goes_out_when_it_is_bac
         mover = play_one_turn(game)  # the queueing fails after the commit; the move stands
         game.refresh_from_db()
         assert player_to_move(game) != mover
-        pending = Notification.objects.get(game=game, turn=game.turn_version)
+        pending = Notification.objects.get(topic=game_topic(game.pk), data__turn=game.turn_version)
         assert pending.state == NotificationState.PENDING
         time.sleep(1)
         assert len(mail.outbox) == 1

@@ -7,8 +7,10 @@ import time_machine
 from django.core import mail
 
 from games import deadlines, tasks
+from games import notifications as game_notifications
 from games.models import Game, Move, MoveKind, TimeoutRule
-from handsite.models import Notification, NotificationKind
+from games.notifications import topic as game_topic
+from handsite.models import Notification
 from tests.notifications.conftest import make_game, player_to_move, prefs  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +26,10 @@ def day_game(make_game):  # noqa: F811
 
 def kinds(game):
     return sorted(
-        (n.kind, n.number)
-        for n in Notification.objects.filter(game=game).exclude(kind=NotificationKind.YOUR_TURN)
+        (n.kind, n.data["number"])
+        for n in Notification.objects.filter(topic=game_topic(game.pk)).exclude(
+            kind=game_notifications.YOUR_TURN
+        )
     )
 
 
@@ -63,7 +67,9 @@ def test_the_low_time_warning_comes_at_80_percent_of_the_time(day_game, prefs): 
     with time_machine.travel(START + dt.timedelta(hours=19.2), tick=False):
         deadlines.plan(day_game.pk)
         assert kinds(day_game) == [("low_time", 0)]
-        assert Notification.objects.get(game=day_game, kind="low_time").user == player_to_move(day_game)
+        assert Notification.objects.get(
+            topic=game_topic(day_game.pk), kind="low_time"
+        ).user == player_to_move(day_game)
 
 
 def test_quiet_hours_hold_a_reminder_until_they_end(day_game, prefs):  # noqa: F811
@@ -95,7 +101,7 @@ def test_at_expiry_the_timeout_rule_moves_as_a_logged_move_and_tells_the_player(
     assert player_to_move(day_game) != late
     assert Move.objects.filter(game=day_game, kind=MoveKind.TIMEOUT).exists()
     assert day_game.deadline_at == START + dt.timedelta(hours=48, minutes=1)
-    timed_out = Notification.objects.get(game=day_game, kind="timed_out")
+    timed_out = Notification.objects.get(topic=game_topic(day_game.pk), kind="timed_out")
     assert timed_out.user == late
 
 
@@ -177,8 +183,8 @@ def test_an_expired_turn_email_names_the_deadline(day_game, django_capture_on_co
     ):
         deadlines.expire(day_game.pk)
     subjects = sorted(message.subject for message in mail.outbox)
-    assert any(subject.startswith("Your time ran out") for subject in subjects)
-    assert any(subject.startswith("Your turn") for subject in subjects)
+    assert any(subject.startswith("[Hand] Your time ran out") for subject in subjects)
+    assert any(subject.startswith("[Hand] Your turn") for subject in subjects)
 
 
 def test_a_game_whose_timeout_rule_is_nothing_is_never_returned_by_the_deadline_scan(make_game):  # noqa: F811

@@ -9,22 +9,11 @@ from django.urls import reverse
 
 from games import board, engine, services
 from games.models import Game, GameStatus
+from games.moves import requests_for
 from games.views import poll_token
 from tests.games import leaks
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def _form_for(action: dict) -> dict:
-    """Post the move the way the page does: the plain buttons where there is one, else the offered JSON."""
-    kind = action["type"]
-    if kind == "draw":
-        return {"act": "draw"}
-    if kind == "discard":
-        return {"act": "discard", "cards": [action["card"]]}
-    if kind == "lay_off" and not action.get("wild_as"):
-        return {"act": f"lay_off:{action['meld']}", "cards": action["cards"]}
-    return {"preset": json.dumps(action)}
 
 
 def test_the_checker_catches_a_hidden_card():
@@ -129,9 +118,10 @@ def _play_through_the_views(game, people: dict) -> tuple[int, int]:
             break
         seat = state.current
         action = engine.bot_action(state, seat)
-        response = clients[seat].post(move_url, {**_form_for(action), "version": game.version}, **HTMX)
-        after = engine.from_json(Game.objects.get(pk=game.pk).state)
-        seen += _check(response, after, seat)
+        for press in requests_for(state, seat, action):  # as the page's buttons make it
+            response = clients[seat].post(move_url, press.as_post(game.version), **HTMX)
+            after = engine.from_json(Game.objects.get(pk=game.pk).state)
+            seen += _check(response, after, seat)
         assert after.version == state.version + 1, response.content.decode()[:2000]
         moves += 1
         assert moves < 3000

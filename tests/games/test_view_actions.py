@@ -3,13 +3,12 @@ the move as legal; posting it applies exactly that move (one Move row, version +
 changed) and answers with the ``#game`` fragment; a refused one shows the engine's own sentence and
 changes nothing. The states are rigged through the engine API (chosen hands, moves applied)."""
 
-import json
 from html import escape
 
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine, moves, services
 from games.models import Game, Move
 from tests.rigging import Deck
 
@@ -151,11 +150,11 @@ def test_lay_off_here_is_offered_only_after_opening_and_applies_the_lay_off(clie
     legal = next(a for a in t.legal(t.first) if a["type"] == "lay_off")
     assert legal["targets"] == [{"meld": run_meld.id, "cards": [jh]}]
     html = t.page(client, t.first)
-    assert f'name="act" value="lay_off:{run_meld.id}"' in html
-    assert f'value="lay_off:{kings_meld.id}"' not in html  # nothing in hand fits the kings
+    assert f'name="lay_off" value="{run_meld.id}"' in html
+    assert f'name="lay_off" value="{kings_meld.id}"' not in html  # nothing in hand fits the kings
     assert "Lay off here" not in t.page(client, t.second)  # not their turn
 
-    html, action = t.applied(client, t.first, {"act": f"lay_off:{run_meld.id}", "cards": [jh]})
+    html, action = t.applied(client, t.first, {"lay_off": run_meld.id, "cards": [jh]})
     assert action == {"type": "lay_off", "meld": run_meld.id, "cards": [jh]}
     state = t.state()
     assert jh not in [c.id for c in state.deal.hands[t.first]]
@@ -172,7 +171,7 @@ def test_a_card_that_does_not_fit_is_refused_with_the_engines_sentence(client, o
     meld_id = meld_of(t.state(), run[0]).id
     (two,) = t.ids(t.first, "2C")
     action = {"type": "lay_off", "meld": meld_id, "cards": [two]}
-    t.refused(client, t.first, {"act": f"lay_off:{meld_id}", "cards": [two]}, action)
+    t.refused(client, t.first, {"lay_off": meld_id, "cards": [two]}, action)
 
 
 # --- 2. Exchange a wild card -------------------------------------------------------------------
@@ -196,11 +195,12 @@ def test_a_natural_card_exchanges_the_joker_in_a_run(client, game_of):
     legal = next(a for a in t.legal(t.first) if a["type"] == "exchange")
     assert legal["options"] == [offer]
     html = t.page(client, t.first)
-    preset = escape(json.dumps(offer, separators=(",", ":")))
-    assert f'name="preset" value="{preset}"' in html
+    option = moves.offers(t.legal(t.first)).index(offer)
+    assert f'name="offer" value="{option}"' in html
     assert f"for the wild card in meld {meld_id}" in html
+    assert "&quot;" not in html  # no move travels as JSON
 
-    html, action = t.applied(client, t.first, {"preset": json.dumps(offer)})
+    html, action = t.applied(client, t.first, {"offer": option})
     assert action == offer
     state = t.state()
     assert [c.face for c in state.deal.meld_by_id(meld_id).meld.cards] == ["5S", "6S", "7S"]
@@ -218,7 +218,7 @@ def test_an_exchange_with_the_wrong_card_is_refused(client, game_of):
     meld_id = meld_of(t.state(), joker_run[0]).id
     (wrong,) = t.ids(t.first, "8D")
     action = {"type": "exchange", "meld": meld_id, "cards": [wrong]}
-    t.refused(client, t.first, {"preset": json.dumps(action)}, action)
+    t.refused(client, t.first, {"exchange": meld_id, "cards": [wrong]}, action)
 
 
 # --- 3. Kuwaiti announce -----------------------------------------------------------------------
@@ -260,7 +260,7 @@ def test_a_kuwaiti_announcement_before_eight_turns_is_refused(client, game_of):
     rig_turns(t, 7)
     cards = t.ids(t.first, "7H 8H 9H 10H JH KS KH KD QC QS QD")
     state = t.state()
-    melds = services.prepare_action(state, t.first, {"type": "meld", "cards": cards})["melds"]
+    melds = moves.melds_from_selection(state, t.first, cards, {})
     sentence = t.refused(
         client, t.first, {"act": "meld", "cards": cards}, {"type": "announce", "melds": melds}
     )

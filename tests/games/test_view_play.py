@@ -120,7 +120,14 @@ def test_the_page_renders_for_every_rule_set(client, owner, start_game, variant)
 
 @pytest.mark.parametrize(
     "data",
-    [{}, {"act": "nonsense"}, {"preset": "not json"}, {"act": "meld", "cards": ["x"]}, {"act": "discard"}],
+    [
+        {},
+        {"act": "nonsense"},
+        {"act": "meld", "cards": ["x"]},
+        {"act": "discard"},
+        {"act": "discard", "cards": ["9" * 5000], "version": "9" * 5000},
+        {"lay_off": "1" * 5000, "cards": ["1"]},
+    ],
 )
 def test_an_outsiders_malformed_move_is_404_and_shows_nothing(client, duel, outsider, data):
     client.force_login(outsider)

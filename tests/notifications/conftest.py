@@ -4,7 +4,7 @@ import pytest
 
 from games import engine, services
 from games.models import Game, TimeoutRule
-from handsite import notifications
+from handsite import services as site_services
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def prefs():
     """prefs(user, **fields): set a person's notification preferences."""
 
     def set_prefs(user, **fields):
-        pref = notifications.preference_for(user)
+        pref = site_services.preference_for(user)
         for name, value in fields.items():
             setattr(pref, name, value)
         pref.save()

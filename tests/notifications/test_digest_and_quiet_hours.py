@@ -7,7 +7,9 @@ import time_machine
 from django.core import mail
 
 from games.models import Game
+from games.notifications import topic as game_topic
 from handsite import notifications, tasks
+from handsite import services as site_services
 from handsite.models import Notification, NotificationState
 from tests.notifications.conftest import player_to_move
 
@@ -26,7 +28,7 @@ def test_quiet_hours_across_midnight_end_at_the_local_morning(owner, prefs):
 def test_a_turn_email_in_quiet_hours_waits_and_goes_out_once_they_end(make_game, prefs):
     with time_machine.travel(NIGHT, tick=False):
         game = make_game()
-        row = Notification.objects.get(game=game)
+        row = Notification.objects.get(topic=game_topic(game.pk))
         prefs(row.user, time_zone="Asia/Amman", quiet_start=dt.time(22), quiet_end=dt.time(7))
         assert tasks.send_notification(row.pk) == "waiting"
         assert tasks.send_pending_notifications() == {"released": 0}
@@ -62,13 +64,13 @@ def test_the_digest_lists_every_waiting_game_soonest_deadline_first_once_a_day(
     body = mail.outbox[0].body
     positions = [body.index(game.get_absolute_url()) for game in (games[1], games[0], games[2])]
     assert positions == sorted(positions), body
-    assert "3 games wait for you" in mail.outbox[0].subject
+    assert mail.outbox[0].subject == "[Hand] Your daily digest: 3 things wait for you"
 
 
 def test_no_digest_when_no_game_waits(owner, prefs):
     prefs(owner, daily_digest=True, digest_hour=0)
-    assert notifications.make_digests() == []
+    assert site_services.make_digests() == []
 
 
 def test_it_is_the_player_to_move_who_gets_the_turn_email(game):
-    assert Notification.objects.get(game=game).user == player_to_move(game)
+    assert Notification.objects.get(topic=game_topic(game.pk)).user == player_to_move(game)

@@ -9,9 +9,12 @@ from django.core.mail.backends.locmem import EmailBackend
 from django.db import transaction
 from django.utils import timezone
 
+from games import notifications as game_notifications
 from games import services
+from games.notifications import topic as game_topic
 from handsite import notifications, tasks
-from handsite.models import Notification, NotificationKind, NotificationState
+from handsite import services as site_services
+from handsite.models import Notification, NotificationState
 from tests.notifications.conftest import play_one_turn, player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +24,11 @@ def test_a_new_game_notifies_the_first_player_once(game):
     rows = list(Notification.objects.all())
     assert len(rows) == 1
     row = rows[0]
-    assert (row.game_id, row.seat, row.turn) == (game.pk, game.turn_seat, game.turn_version)
+    assert (row.data["game"], row.data["seat"], row.data["turn"]) == (
+        game.pk,
+        game.turn_seat,
+        game.turn_version,
+    )
     assert row.kind == "your_turn"
     assert row.user == player_to_move(game)
     assert row.state == NotificationState.PENDING
@@ -36,7 +43,7 @@ def test_a_move_writes_the_row_in_its_transaction_and_sends_one_email_after_comm
     game.refresh_from_db()
     row = Notification.objects.get()
     assert row.user == player_to_move(game) != mover
-    assert row.turn == game.turn_version
+    assert row.data["turn"] == game.turn_version
     assert len(callbacks) >= 1
     row.refresh_from_db()
     assert row.state == NotificationState.SENT
@@ -72,35 +79,39 @@ def test_sending_twice_or_by_two_tasks_emails_once(game):
     row = Notification.objects.get()
     assert tasks.send_notification(row.pk) == "sent"
     assert tasks.send_notification(row.pk) == "not_claimed"
-    assert notifications.deliver_pending() == {"released": 0}
+    assert site_services.deliver_pending() == {"released": 0}
     assert len(mail.outbox) == 1
 
 
 def test_only_the_claimer_sends(game):
     row = Notification.objects.get()
     now = timezone.now()
-    assert notifications.claim(row.pk, now) is True
-    assert notifications.claim(row.pk, now) is False
-    assert notifications.deliver(row.pk) == "not_claimed"
+    assert site_services.claim(row.pk, now) is True
+    assert site_services.claim(row.pk, now) is False
+    assert site_services.deliver(row.pk) == "not_claimed"
     assert mail.outbox == []
 
 
 def test_the_same_turn_cannot_be_recorded_twice(game):
-    again = notifications.record_turn(game_id=game.pk, seat=game.turn_seat, turn=game.turn_version)
+    row = Notification.objects.get()
+    kind = game_notifications.YOUR_TURN
+    again = game_notifications.record(
+        game, user_id=row.user_id, seat=game.turn_seat, turn=game.turn_version, kind=kind
+    )
     assert again is None
     assert Notification.objects.count() == 1
 
 
 def test_a_bot_seat_gets_no_notification(make_game, owner):
     game = make_game(seats=[owner, services.BOT])
-    assert not Notification.objects.filter(seat=1).exists()
-    assert all(row.user == owner for row in Notification.objects.filter(game=game))
+    assert not Notification.objects.filter(data__seat=1).exists()
+    assert all(row.user == owner for row in Notification.objects.filter(topic=game_topic(game.pk)))
 
 
 def test_turn_emails_off_keeps_the_line_in_the_list_but_sends_nothing(game, prefs):
     row = Notification.objects.get()
     prefs(row.user, your_turn_email=False)
-    assert notifications.deliver(row.pk) == "skipped"
+    assert site_services.deliver(row.pk) == "skipped"
     row.refresh_from_db()
     assert row.state == NotificationState.SKIPPED
     assert mail.outbox == []
@@ -110,16 +121,16 @@ def test_turn_emails_off_keeps_the_line_in_the_list_but_sends_nothing(game, pref
 def test_a_digest_reader_gets_no_turn_email(game, prefs):
     row = Notification.objects.get()
     prefs(row.user, daily_digest=True)
-    assert notifications.deliver(row.pk) == "skipped"
+    assert site_services.deliver(row.pk) == "skipped"
     assert mail.outbox == []
 
 
 def test_a_turn_that_is_over_is_not_emailed_any_more(game):
     first = Notification.objects.get()
     play_one_turn(game)
-    assert notifications.deliver(first.pk) == "skipped"
+    assert site_services.deliver(first.pk) == "skipped"
     second = Notification.objects.exclude(pk=first.pk).get()
-    assert notifications.deliver(second.pk) == "sent"
+    assert site_services.deliver(second.pk) == "sent"
     assert len(mail.outbox) == 1
 
 
@@ -130,15 +141,15 @@ def test_a_failed_send_stays_pending_and_goes_out_on_a_later_scan(game, monkeypa
         raise OSError("connection refused")
 
     monkeypatch.setattr(EmailBackend, "send_messages", smtp_down)
-    assert notifications.deliver(row.pk) == "retry"
+    assert site_services.deliver(row.pk) == "retry"
     row.refresh_from_db()
     assert row.state == NotificationState.PENDING
     assert row.send_after > timezone.now()
     assert "connection refused" in row.last_error
     monkeypatch.undo()
-    assert notifications.deliver_pending() == {"released": 0}  # not due yet
+    assert site_services.deliver_pending() == {"released": 0}  # not due yet
     later = row.send_after + dt.timedelta(seconds=1)
-    assert notifications.deliver_pending(later) == {"released": 0, "sent": 1}
+    assert site_services.deliver_pending(later) == {"released": 0, "sent": 1}
     assert len(mail.outbox) == 1
 
 
@@ -150,7 +161,7 @@ def test_it_gives_up_after_the_last_attempt(game, monkeypatch):
         raise OSError("x")
 
     monkeypatch.setattr(EmailBackend, "send_messages", smtp_down)
-    assert notifications.deliver(row.pk) == "failed"
+    assert site_services.deliver(row.pk) == "failed"
     row.refresh_from_db()
     assert row.state == NotificationState.FAILED
 
@@ -159,11 +170,12 @@ def test_a_row_left_sending_by_a_dead_worker_is_sent_later(game):
     row = Notification.objects.get()
     long_ago = timezone.now() - dt.timedelta(hours=1)
     Notification.objects.filter(pk=row.pk).update(state=NotificationState.SENDING, claimed_at=long_ago)
-    assert notifications.deliver_pending() == {"released": 1, "sent": 1}
+    assert site_services.deliver_pending() == {"released": 1, "sent": 1}
     assert len(mail.outbox) == 1
 
 
 def test_the_timed_out_kind_is_worded_for_people(game):
     row = Notification.objects.get()
-    row.kind = NotificationKind.TIMED_OUT
+    row.kind = game_notifications.TIMED_OUT
     assert "ran out" in notifications.describe(row)
+    assert row.topic == f"game:{game.pk}"

@@ -5,7 +5,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from games.notifications import topic as game_topic
 from handsite import notifications
+from handsite import services as site_services
 from handsite.models import Notification, NotificationPreference
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +19,7 @@ def test_the_list_needs_a_login(client):
 
 
 def test_the_nav_shows_the_unread_count_and_the_list_shows_the_line(client, game):
-    row = Notification.objects.get(game=game)
+    row = Notification.objects.get(topic=game_topic(game.pk))
     client.force_login(row.user)
     page = client.get(reverse("notification_list")).content.decode()
     assert 'class="badge"' in page
@@ -26,7 +28,7 @@ def test_the_nav_shows_the_unread_count_and_the_list_shows_the_line(client, game
 
 
 def test_opening_a_notification_marks_it_read_and_goes_to_the_game(client, game):
-    row = Notification.objects.get(game=game)
+    row = Notification.objects.get(topic=game_topic(game.pk))
     client.force_login(row.user)
     response = client.get(reverse("notification_open", args=[row.pk]))
     assert response.status_code == 302
@@ -35,7 +37,7 @@ def test_opening_a_notification_marks_it_read_and_goes_to_the_game(client, game)
 
 
 def test_someone_else_cannot_open_my_notification(client, game, outsider):
-    row = Notification.objects.get(game=game)
+    row = Notification.objects.get(topic=game_topic(game.pk))
     client.force_login(outsider)
     assert client.get(reverse("notification_open", args=[row.pk])).status_code == 404
     row.refresh_from_db()
@@ -43,7 +45,7 @@ def test_someone_else_cannot_open_my_notification(client, game, outsider):
 
 
 def test_mark_all_read(client, game):
-    row = Notification.objects.get(game=game)
+    row = Notification.objects.get(topic=game_topic(game.pk))
     client.force_login(row.user)
     client.post(reverse("notification_list"))
     assert notifications.unread_count(row.user) == 0
@@ -108,7 +110,7 @@ def test_vacation_from_the_settings_page(client, member, settings):
 def test_the_unsubscribe_link_works_without_logging_in(client, member):
     url = reverse("notifications_unsubscribe", args=[notifications.unsubscribe_token(member)])
     assert "Stop e-mails?" in client.get(url).content.decode()
-    assert notifications.preference_for(member).your_turn_email  # a GET (link preview) changes nothing
+    assert site_services.preference_for(member).your_turn_email  # a GET (link preview) changes nothing
     response = client.post(url, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     pref = NotificationPreference.objects.get(user=member)
@@ -118,4 +120,4 @@ def test_the_unsubscribe_link_works_without_logging_in(client, member):
 def test_a_forged_unsubscribe_link_is_refused(client, member):
     token = notifications.unsubscribe_token(member)
     assert client.post(reverse("notifications_unsubscribe", args=[token[:-2] + "xx"])).status_code == 404
-    assert not notifications.preference_for(member).emails_off
+    assert not site_services.preference_for(member).emails_off

@@ -1,0 +1,344 @@
+"""A move from the play page, as a typed request, and how it becomes an engine action.
+
+Pure functions of the engine state (of Django, only ``gettext_noop`` marks the sentences):
+``games/forms.py`` reads the POST into a :class:`MoveRequest` once (every number bounded);
+:func:`to_action` turns it into the engine action; ``games/services.py`` locks, applies and saves.
+Staged melds (put aside before laying down) are kept per seat on the server as a list of meld
+specs; :func:`stage` and :func:`read_staged` check them against the state here.
+
+Refusals are engine ``DomainError``\\ s with a sentence for the player (never naming a card they may
+not see).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_noop
+
+from games import engine
+from games.engine import actions as engine_actions
+from games.engine.melds import face_text
+
+# The buttons of the play page (``act``).
+PLAY_ACTS = (
+    "draw",
+    "discard",
+    "meld",  # the selected cards as one meld (or split into several), or an announcement
+    "take",  # the top discard with the selected cards, as new melds
+    "take_lay_off",  # the top discard (with the selected cards) laid off onto ``meld``
+    "take_declare",  # kuwaiti: take the discard and declare a Hand
+    "lay_off",  # the selected cards onto ``meld``
+    "exchange",  # the selected natural card(s) for the wild card in ``meld``
+    "offer",  # one of the ways the engine suggests (``option``: its index in :func:`offers`)
+    "lay_down",  # every staged meld in one action
+    "declare_hand",
+    "redeal",
+)
+STAGING_ACTS = ("stage", "stage_take", "unstage")  # put aside / with the discard / take back ``option``
+ACTS = PLAY_ACTS + STAGING_ACTS
+
+MAX_CARDS = 60  # more card ids than any hand holds
+MAX_CARD_ID = 9999
+MAX_VERSION = 10**9
+MAX_OPTION = 99
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """One press of a button on the play page. ``problem`` is set (a sentence) when the POST did not
+    make a move; it is shown only after the membership check."""
+
+    act: str = ""
+    version: int | None = None
+    cards: tuple[int, ...] = ()
+    meld: int | None = None
+    option: int | None = None
+    wild_as: tuple[tuple[int, str], ...] = ()
+    problem: str | None = None
+
+    @property
+    def is_staging(self) -> bool:
+        return self.act in STAGING_ACTS
+
+    def as_post(self, version: int | None = None) -> dict:
+        """The POST fields of this press (the inverse of games.forms.MoveForm), for tests and benches."""
+        data: dict = {"act": self.act}
+        if version is not None or self.version is not None:
+            data["version"] = self.version if version is None else version
+        if self.cards:
+            data["cards"] = list(self.cards)
+        if self.meld is not None:
+            data["meld"] = self.meld
+        if self.option is not None:
+            data["option"] = self.option
+        if self.wild_as:
+            data["wild"] = [f"{card_id}:{face}" for card_id, face in self.wild_as]
+        return data
+
+    def pins(self, among=None) -> dict[str, str]:
+        """The named wild cards as a meld spec's ``wild_as`` (only those among ``among``)."""
+        return {str(i): face for i, face in self.wild_as if among is None or i in among}
+
+
+@dataclass
+class StagedMeld:
+    """A meld put aside before laying down, as the page shows it."""
+
+    spec: dict  # {"cards": [ids], "wild_as": {"<id>": face}} as the engine reads it
+    cards: list[dict]  # [{"id", "face", "plays_as"}] in the meld's order
+    value: int | None  # its value for the opening (None: the engine decides when it is laid down)
+    with_discard: bool
+
+
+def offers(legal: list[dict]) -> list[dict]:
+    """The complete moves the page offers as buttons (ways to take the discard, wild exchanges), from
+    the engine's legal actions, in a fixed order: ``act=offer&option=N`` names the Nth."""
+    result = [action for action in legal if action["type"] == "take_discard"]
+    for action in legal:
+        if action["type"] == "exchange":
+            result.extend(action["options"])
+    return result
+
+
+def meld_kind(state: engine.GameState, seat: int, kind: str = "meld") -> str:
+    """Laying down melds is an announcement for a kuwaiti player who has not announced yet."""
+    variant = engine.HAND_VARIANTS[state.variant]
+    if variant.opening == "announcement" and not state.deal.opened[seat]:
+        return "announce"
+    return kind
+
+
+def _need_cards(request: MoveRequest, sentence: str) -> list[int]:
+    if not request.cards:
+        raise engine.IllegalAction(sentence)
+    return list(request.cards)
+
+
+def _need_meld(request: MoveRequest) -> int:
+    if request.meld is None:
+        raise engine.IllegalAction(gettext_noop("Choose a meld on the table."))
+    return request.meld
+
+
+def _top(state: engine.GameState):
+    if not state.deal.discard:
+        raise engine.IllegalAction(gettext_noop("The discard pile is empty."))
+    return state.deal.discard[-1]
+
+
+def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: list[dict]) -> dict:
+    """The engine action for a (non-staging) request; the engine then checks everything."""
+    act = request.act
+    if act in ("draw", "declare_hand", "redeal"):
+        return {"type": act}
+    if act == "discard":
+        if len(request.cards) != 1:
+            raise engine.IllegalAction(gettext_noop("Select exactly one card to discard."))
+        return {"type": "discard", "card": request.cards[0]}
+    if act == "meld":
+        cards = _need_cards(request, gettext_noop("Select the cards to meld first."))
+        melds = melds_from_selection(state, seat, cards, request.pins())
+        return {"type": meld_kind(state, seat), "melds": melds}
+    if act == "take":
+        top = _top(state)
+        cards = _need_cards(
+            request, gettext_noop("Select the cards from your hand that go with the discard.")
+        )
+        melds = melds_from_selection(state, seat, cards, request.pins(), extra=top)
+        return {"type": "take_discard", "melds": melds}
+    if act == "take_lay_off":
+        top = _top(state)
+        layoff = {"meld": _need_meld(request), "cards": [top.id, *request.cards]}
+        if request.wild_as:
+            layoff["wild_as"] = request.pins()
+        return {"type": "take_discard", "lay_off": layoff}
+    if act == "take_declare":
+        return {"type": "take_discard", "declare_hand": True}
+    if act == "lay_off":
+        meld = _need_meld(request)
+        cards = _need_cards(request, gettext_noop("Select the cards to lay off first."))
+        action = {"type": "lay_off", "meld": meld, "cards": cards}
+        if request.wild_as:
+            action["wild_as"] = request.pins()
+        return action
+    if act == "exchange":
+        meld = _need_meld(request)
+        cards = _need_cards(request, gettext_noop("Select the card that takes the wild card's place."))
+        return {"type": "exchange", "meld": meld, "cards": cards}
+    if act == "offer":
+        offered = offers(engine.legal_actions(state, seat))
+        if request.option is None or request.option >= len(offered):
+            raise engine.IllegalAction(gettext_noop("That move is no longer possible."))
+        return offered[request.option]
+    if act == "lay_down":
+        return lay_down_action(state, seat, staged)
+    raise engine.IllegalAction(gettext_noop("That is not a move."))
+
+
+def melds_from_selection(
+    state: engine.GameState, seat: int, ids: list[int], pins: dict[str, str], extra=None
+) -> list[dict]:
+    """The selected cards (plus ``extra``, the top discard) as one meld, or else split into several
+    melds (the solver's way)."""
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    if len(set(ids)) != len(ids) or any(card_id not in hand for card_id in ids):
+        raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
+    cards = [hand[card_id] for card_id in ids] + ([extra] if extra is not None else [])
+    int_pins = {int(k): v for k, v in pins.items()}
+    wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
+    if extra is not None and wilds.is_wild(extra):
+        # A wild card taken from the discard pile plays as a natural ace: the engine reads it itself.
+        return [{"cards": [card.id for card in cards], **({"wild_as": pins} if pins else {})}]
+    try:
+        meld = engine.make_meld(cards, wilds, rules, int_pins or None)
+    except engine.AmbiguousWild:
+        raise
+    except engine.MeldError:
+        split = engine.meld_partition(cards, wilds, rules) if len(cards) >= 6 else None
+        if split:
+            return [engine_actions.meld_spec(m, wilds) for m in split]
+        raise
+    return [engine_actions.meld_spec(meld, wilds)]
+
+
+def lay_down_action(state: engine.GameState, seat: int, staged: list[dict]) -> dict:
+    """Every staged meld as ONE engine action: ``take_discard`` when a meld holds the top discard,
+    else ``announce`` (kuwaiti, not announced yet) or ``meld``."""
+    if not staged:
+        raise engine.IllegalAction(gettext_noop("Add at least one meld before laying down."))
+    top = state.deal.discard[-1].id if state.deal.discard else None
+    if top is not None and any(top in spec["cards"] for spec in staged):
+        return {"type": "take_discard", "melds": staged}
+    return {"type": meld_kind(state, seat), "melds": staged}
+
+
+def _read_one(
+    state: engine.GameState, seat: int, spec: dict, taken: set[int], discard_used: bool
+) -> StagedMeld:
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    top = state.deal.discard[-1] if state.deal.discard else None
+    wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
+    ids, pins = list(spec["cards"]), dict(spec.get("wild_as") or {})
+    with_discard = top is not None and top.id in ids
+    if with_discard and (state.deal.phase != engine.DRAW or state.deal.current != seat):
+        raise engine.IllegalAction(gettext_noop("You can take the discard only instead of drawing."))
+    if with_discard and discard_used:
+        raise engine.IllegalAction(gettext_noop("The discard goes into one meld only."))
+    if taken & set(ids) or len(set(ids)) != len(ids):
+        raise engine.InvalidCards(gettext_noop("A card can be in one meld only."))
+    if any(card_id not in hand and not (with_discard and card_id == top.id) for card_id in ids):
+        raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
+    cards = [hand.get(card_id) or top for card_id in ids]
+    try:
+        meld = engine.make_meld(cards, wilds, rules, {int(k): v for k, v in pins.items()} or None)
+    except engine.AmbiguousWild:
+        raise
+    except engine.MeldError:
+        if not (with_discard and wilds.is_wild(top)):
+            raise
+        # A wild card from the discard pile plays only as a natural ace: the engine reads it.
+        shown = [{"id": c.id, "face": c.face, "plays_as": ""} for c in cards]
+        return StagedMeld(
+            spec={"cards": ids, **({"wild_as": pins} if pins else {})},
+            cards=shown,
+            value=None,
+            with_discard=True,
+        )
+    shown = [
+        {"id": card.id, "face": card.face, "plays_as": face_text(face) if wilds.is_wild(card) else ""}
+        for card, face in zip(meld.cards, meld.plays_as, strict=True)
+    ]
+    return StagedMeld(
+        spec=engine_actions.meld_spec(meld, wilds),
+        cards=shown,
+        value=engine.meld_value(meld, rules),
+        with_discard=with_discard,
+    )
+
+
+def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[StagedMeld]:
+    """The staged melds that still hold in this state (a card discarded since, a discard staged before
+    drawing...: that meld is dropped, the others stay)."""
+    result: list[StagedMeld] = []
+    taken: set[int] = set()
+    for spec in specs:
+        try:
+            meld = _read_one(state, seat, spec, taken, any(m.with_discard for m in result))
+        except engine.DomainError:
+            continue
+        taken |= set(meld.spec["cards"])
+        result.append(meld)
+    return result
+
+
+def stage(state: engine.GameState, seat: int, staged: list[dict], request: MoveRequest) -> list[dict]:
+    """The staged melds after ``request`` (stage / stage_take / unstage). Raises DomainError (an
+    AmbiguousWild when a wild card must be named)."""
+    current = read_staged(state, seat, staged)
+    specs = [meld.spec for meld in current]
+    if request.act == "unstage":
+        if request.option is not None and request.option < len(specs):
+            del specs[request.option]
+        return specs
+    cards = _need_cards(request, gettext_noop("Select the cards to meld first."))
+    if request.act == "stage_take":
+        cards = [*cards, _top(state).id]
+    spec: dict = {"cards": cards}
+    pins = request.pins(among=set(cards))
+    if pins:
+        spec["wild_as"] = pins
+    taken = {card_id for meld in current for card_id in meld.spec["cards"]}
+    added = _read_one(state, seat, spec, taken, any(m.with_discard for m in current))
+    return [*specs, added.spec]
+
+
+def wild_choices(state: engine.GameState, error: engine.AmbiguousWild) -> list[tuple[int, str]]:
+    """[(wild card id, face)] the player may name, from the engine's readings."""
+    wilds = engine_actions.wilds_of(state)
+    choices: list[tuple[int, str]] = []
+    for meld in error.choices:
+        for card, face in zip(meld.cards, meld.plays_as, strict=True):
+            if wilds.is_wild(card) and face[1]:
+                choice = (card.id, face_text(face))
+                if choice not in choices:
+                    choices.append(choice)
+    return choices
+
+
+def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveRequest]:
+    """The presses of the page's buttons that make the engine ``action`` (the inverse of
+    :func:`to_action`; staging first where the action lays down several melds). For tests, benches
+    and bots driving the views."""
+    kind = action["type"]
+    if kind in ("draw", "declare_hand", "redeal"):
+        return [MoveRequest(act=kind)]
+    if kind == "discard":
+        return [MoveRequest(act="discard", cards=(action["card"],))]
+    if kind in ("lay_off", "exchange"):
+        pins = tuple((int(k), v) for k, v in (action.get("wild_as") or {}).items())
+        return [MoveRequest(act=kind, meld=action["meld"], cards=tuple(action["cards"]), wild_as=pins)]
+    offered = offers(engine.legal_actions(state, seat))
+    if action in offered:
+        return [MoveRequest(act="offer", option=offered.index(action))]
+    if kind == "take_discard" and action.get("declare_hand"):
+        return [MoveRequest(act="take_declare")]
+    if kind == "take_discard" and action.get("lay_off") and not action.get("melds"):
+        layoff = action["lay_off"]
+        top = state.deal.discard[-1].id
+        pins = tuple((int(k), v) for k, v in (layoff.get("wild_as") or {}).items())
+        rest = tuple(i for i in layoff["cards"] if i != top)
+        return [MoveRequest(act="take_lay_off", meld=layoff["meld"], cards=rest, wild_as=pins)]
+    if kind in ("meld", "announce", "take_discard") and action.get("melds") and not action.get("lay_off"):
+        top = state.deal.discard[-1].id if kind == "take_discard" else None
+        presses: list[MoveRequest] = []
+        for spec in action["melds"]:
+            ids, pins = (spec["cards"], spec.get("wild_as") or {}) if isinstance(spec, dict) else (spec, {})
+            pinned = tuple((int(k), v) for k, v in pins.items())
+            if top is not None and top in ids:
+                rest = tuple(i for i in ids if i != top)
+                presses.append(MoveRequest(act="stage_take", cards=rest, wild_as=pinned))
+            else:
+                presses.append(MoveRequest(act="stage", cards=tuple(ids), wild_as=pinned))
+        return [*presses, MoveRequest(act="lay_down")]
+    raise ValueError(f"no button makes {action!r}")

@@ -1,0 +1,205 @@
+"""Notifications about games, on handsite's generic outbox (handsite knows nothing of games).
+
+- The kinds: "your turn", reminders, "time is running out", "time ran out". Each row's ``key`` makes
+  it exactly-once per (game, seat, turn, kind, number); its ``topic`` is the game (opening the game
+  marks them read); ``data`` holds the game, seat, turn and reminder number.
+- "Your turn" e-mails respect players: none while the person is on the site (they see it in-site; it
+  goes a grace period after they leave, if it is still their turn), no second one for a game until they
+  opened it, several waiting at once make one e-mail, none during a vacation (handsite holds them).
+- Everything is registered with handsite in :func:`register_all` (``GamesConfig.ready``): how a row is
+  described in the in-site list, whether it is still current, how it is e-mailed, and the digest lines.
+
+Writes go through ``handsite.services.notify``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.models import Game, GameStatus
+from handsite import notifications, services
+from handsite.links import absolute_url
+from handsite.notifications import Content, DigestLine, DigestSection, Kind
+
+YOUR_TURN = "your_turn"
+REMINDER = "reminder"
+LOW_TIME = "low_time"
+TIMED_OUT = "timed_out"
+TURN_KINDS = (YOUR_TURN, REMINDER, LOW_TIME)
+"""Kinds about the turn in progress: out of date (not e-mailed) once the turn is over."""
+
+
+def topic(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def turn_key(game_id: int, seat: int, turn: int | None, kind: str, number: int = 0) -> str:
+    """Exactly-once key (the same format handsite's migration 0005 gave the rows written before)."""
+    return f"game:{game_id}:{seat}:{turn}:{kind}:{number}"
+
+
+# --- Writing (in the caller's transaction) -------------------------------------------------------
+
+
+def record(game: Game, *, user_id: int, seat: int, turn: int | None, kind: str, number: int = 0, now=None):
+    """One notification about ``game`` for ``user_id``; None if it was written before."""
+    return services.notify(
+        recipient=user_id,
+        kind=kind,
+        key=turn_key(game.pk, seat, turn, kind, number),
+        topic=topic(game.pk),
+        link=game.get_absolute_url(),
+        data={"game": game.pk, "seat": seat, "turn": turn, "number": number},
+        now=now,
+    )
+
+
+def turn_began(game: Game, seats, *, now: dt.datetime | None = None):
+    """The "your turn" notification for the seat to move (none for a bot or an empty seat): one
+    INSERT, in the move's transaction. ``seats`` are the game's seats the caller already has."""
+    seat = next((s for s in seats if s.number == game.turn_seat), None)
+    if seat is None or seat.bot or seat.user_id is None:
+        return None
+    return record(
+        game, user_id=seat.user_id, seat=seat.number, turn=game.turn_version, kind=YOUR_TURN, now=now
+    )
+
+
+# --- Reading -------------------------------------------------------------------------------------
+
+
+def turn_games(user_id: int):
+    """Active games where it is this person's turn, soonest deadline first (no deadline last)."""
+    return (
+        Game.objects.filter(
+            status=GameStatus.ACTIVE, seats__user_id=user_id, seats__bot=False, seats__number=F("turn_seat")
+        )
+        .select_related("group")
+        .order_by(F("deadline_at").asc(nulls_last=True), "pk")
+    )
+
+
+def _games_of(rows) -> dict[int, Game]:
+    ids = {row.data.get("game") for row in rows if isinstance(row.data, dict)}
+    return {game.pk: game for game in Game.objects.filter(pk__in=ids - {None}).select_related("group")}
+
+
+def game_name(game: Game) -> str:
+    return f"{game.group.name}: {game}"
+
+
+def still_current(row) -> bool:
+    """A turn notification whose turn is over (or whose game ended) is not e-mailed any more."""
+    if row.kind not in TURN_KINDS:
+        return True
+    data = row.data or {}
+    game = Game.objects.filter(pk=data.get("game")).values("status", "turn_version", "turn_seat").first()
+    return (
+        game is not None
+        and game["status"] == GameStatus.ACTIVE
+        and game["turn_version"] == data.get("turn")
+        and game["turn_seat"] == data.get("seat")
+    )
+
+
+def describe(rows) -> list[str]:
+    games = _games_of(rows)
+    lines = []
+    for row in rows:
+        game = games.get((row.data or {}).get("game"))
+        name = game_name(game) if game else _("a game that no longer exists")
+        if row.kind == YOUR_TURN:
+            lines.append(_("Your turn in %(game)s.") % {"game": name})
+        elif row.kind == REMINDER:
+            lines.append(_("Still your turn in %(game)s.") % {"game": name})
+        elif row.kind == LOW_TIME:
+            lines.append(_("Your time is running out in %(game)s.") % {"game": name})
+        else:
+            lines.append(
+                _("Your time ran out in %(game)s; the game's timeout rule moved for you.") % {"game": name}
+            )
+    return lines
+
+
+def _subject(kind: str, names: list[str]) -> str:
+    if kind == YOUR_TURN and len(names) > 1:
+        return ngettext("Your turn in %(n)s game", "Your turn in %(n)s games", len(names)) % {"n": len(names)}
+    name = names[0]
+    if kind == YOUR_TURN:
+        return _("Your turn: %(game)s") % {"game": name}
+    if kind == REMINDER:
+        return _("Still your turn: %(game)s") % {"game": name}
+    if kind == LOW_TIME:
+        return _("Time is running out: %(game)s") % {"game": name}
+    return _("Your time ran out: %(game)s") % {"game": name}
+
+
+def render(rows, reader) -> Content | None:
+    """The e-mail for one row, or for several "your turn" rows of one person (one e-mail listing the
+    games). Rendered with the reader's language and zone active (handsite sets them)."""
+    games = _games_of(rows)
+    items = []
+    for row in rows:
+        game = games.get((row.data or {}).get("game"))
+        if game is None or any(item["game"].pk == game.pk for item in items):
+            continue
+        items.append(
+            {
+                "game": game,
+                "name": game_name(game),
+                "link": absolute_url(game.get_absolute_url()),
+                "deadline": game.deadline_at if row.kind != TIMED_OUT else None,
+            }
+        )
+    if not items:
+        return None
+    kind = rows[0].kind
+    context = {"kind": kind, "items": items, "now": reader.now}
+    return Content(
+        subject=_subject(kind, [item["name"] for item in items]),
+        text=render_to_string("games/email/turn.txt", context),
+        html=render_to_string("games/email/turn.html", context),
+        link=items[0]["link"],
+    )
+
+
+def _digest_lines(reader) -> list[DigestLine]:
+    return [
+        DigestLine(text=game_name(game), link=absolute_url(game.get_absolute_url()), when=game.deadline_at)
+        for game in turn_games(reader.user.pk)
+    ]
+
+
+DIGEST = DigestSection(
+    title=lambda: _("It is your turn in these games (soonest deadline first):"),
+    waiting=lambda user_id: turn_games(user_id).exists(),
+    lines=_digest_lines,
+)
+
+
+def register_all() -> None:
+    common = {"describe": describe, "render": render, "still_current": still_current}
+    notifications.register(
+        Kind(
+            name=YOUR_TURN,
+            email=notifications.EMAIL_TURN,
+            hold_while_present=True,
+            one_unread_email_per_topic=True,
+            batch=True,
+            **common,
+        )
+    )
+    notifications.register(Kind(name=REMINDER, email=notifications.EMAIL_REMINDER, **common))
+    notifications.register(Kind(name=LOW_TIME, email=notifications.EMAIL_WARNING, **common))
+    notifications.register(Kind(name=TIMED_OUT, email=notifications.EMAIL_WARNING, **common))
+    notifications.register_digest(DIGEST)
+
+
+def mark_game_read(user, game: Game) -> int:
+    """Opening a game marks its notifications read (so its next "your turn" may be e-mailed)."""
+    return services.mark_read(user, topic=topic(game.pk))
