@@ -32,6 +32,8 @@ MODES = [
     ("classic", 4, {"teams": True}),
     ("saudi", 4, {"teams": True}),
     ("egyptian", 4, {"teams": True}),
+    ("hand-and-foot", 3, None),
+    ("hand-and-foot-teams", 4, None),
 ]
 
 

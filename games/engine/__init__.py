@@ -1,6 +1,7 @@
 """The rules engine of the Hand family: pure Python, no Django.
 
-Playing a game (the web layer's whole interface)::
+Playing a game (the web layer's whole interface; Hand and Foot rule sets too, see
+:mod:`.handfoot_deal` and :mod:`.handfoot_play`)::
 
     state = new_game("classic", players=4, options={"teams": True}, seed=None)  # validates options
     events = apply(state, seat, {"type": "draw"})     # DomainError (state unchanged) if not allowed
@@ -30,8 +31,6 @@ from .cards import Card, format_cards, make_deck, new_seed, parse_cards, shuffle
 from .deal import DEAL_OVER, DRAW, GAME_OVER, PHASES, PLAY, DealState, Event, TableMeld, deck_for, derive_seed
 from .errors import DomainError, IllegalAction, InvalidCards, InvalidOptions, MeldError
 from .game import GameState, apply, can, deal_facts, new_game, verify
-
-# The melds and scoring engineers' public names.
 from .handfoot import (
     HandFootSideFacts,
     handfoot_card_points,
@@ -39,6 +38,10 @@ from .handfoot import (
     handfoot_meld_check,
     score_handfoot_deal,
 )
+
+# The melds and scoring engineers' public names.
+from .handfoot_deal import ACTION_TYPES as HANDFOOT_ACTION_TYPES
+from .handfoot_deal import FootGame
 from .match import DealRecord, MatchStatus, match_status, next_dealer
 from .melds import (
     AmbiguousWild,
@@ -84,6 +87,7 @@ __all__ = [
     "FINISHES",
     "FORMAT_VERSION",
     "GAME_OVER",
+    "HANDFOOT_ACTION_TYPES",
     "HAND_AND_FOOT_VARIANTS",
     "HAND_NAMES",
     "HAND_VARIANTS",
@@ -97,6 +101,7 @@ __all__ = [
     "DealState",
     "DomainError",
     "Event",
+    "FootGame",
     "GameState",
     "HandDealFacts",
     "HandFootSideFacts",

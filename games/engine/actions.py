@@ -922,6 +922,10 @@ def legal_actions(game: GameState, seat: int | None) -> list[dict]:
     """
     from .solver import best_melds
 
+    if getattr(game, "family", "hand") == "hand-and-foot":
+        from .handfoot_play import legal_actions as handfoot_legal_actions
+
+        return handfoot_legal_actions(game, seat)
     if game.finished or seat is None or not (isinstance(seat, int) and 0 <= seat < game.players):
         return []
     deal, variant = game.deal, variant_of(game)

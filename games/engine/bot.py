@@ -67,6 +67,10 @@ def worst_card(game: GameState, seat: int) -> Card:
 
 def bot_action(state: GameState, seat: int) -> dict | None:
     """The bot's next action for ``seat``, or ``None`` when ``seat`` has nothing to do now."""
+    if getattr(state, "family", "hand") == "hand-and-foot":
+        from .handfoot_play import bot_action as handfoot_bot_action
+
+        return handfoot_bot_action(state, seat)
     game = state
     if game.finished:
         return None

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import JOKER, Card, make_deck, shuffled
-from .variants import HAND_VARIANTS, HandVariant, sides
+from .variants import HAND_AND_FOOT_VARIANTS, HAND_VARIANTS, HandVariant, sides
 
 if TYPE_CHECKING:  # pragma: no cover
     from .melds import Meld
@@ -49,7 +49,11 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 @lru_cache(maxsize=32)
 def deck_for(slug: str, players: int) -> tuple[Card, ...]:
-    """The unshuffled deck of a Hand variant for this many players; ``deck[card.id] is card``. Public."""
+    """The unshuffled deck of a rule set for this many players; ``deck[card.id] is card``. Hand and
+    Foot decks are 54 cards each (two jokers per deck). Public."""
+    if slug in HAND_AND_FOOT_VARIANTS:
+        decks = HAND_AND_FOOT_VARIANTS[slug].decks_for(players)
+        return tuple(make_deck(decks, JOKERS * decks))
     variant = HAND_VARIANTS[slug]
     return tuple(make_deck(variant.decks_for(players), JOKERS))
 

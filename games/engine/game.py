@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import handfoot_deal
 from .actions import perform, variant_of
 from .cards import new_seed
 from .deal import DEAL_OVER, GAME_OVER, DealState, Event, card_json, derive_seed, start_deal
 from .errors import InvalidOptions, _
 from .match import DealRecord, MatchStatus, match_status
 from .scoring import HandDealFacts, score_hand_deal
-from .variants import HAND_VARIANTS, validate_options
+from .variants import HAND_AND_FOOT_VARIANTS, HAND_VARIANTS, validate_options
 
 
 @dataclass
@@ -72,7 +73,10 @@ class GameState:
 
 
 def new_game(variant: str, players: int, options: dict | None = None, seed: int | None = None) -> GameState:
-    """Start a game: validate the options, draw the first dealer from the seed and deal the first deal."""
+    """Start a game: validate the options, draw the first dealer from the seed and deal the first deal.
+    A Hand and Foot rule set gives a :class:`.handfoot_deal.FootGame` (the same API)."""
+    if variant in HAND_AND_FOOT_VARIANTS:
+        return handfoot_deal.new_game(variant, players, options, seed)
     if variant not in HAND_VARIANTS:
         raise InvalidOptions(_("There is no Hand rule set called “{slug}”."), slug=variant)
     options = validate_options(variant, players, options)
@@ -89,6 +93,8 @@ def apply(state: GameState, seat: int | None, action: dict) -> list[Event]:
     """Apply one player's action; return what happened as events (with secrets: filter them with
     ``view.visible_events`` before showing them). Raises a ``DomainError`` and changes nothing when
     the action is not allowed now."""
+    if isinstance(state, handfoot_deal.FootGame):
+        return handfoot_deal.apply(state, seat, action)
     work = state.copy()
     events = perform(work, seat, action)
     work.deal.events.extend(events)
@@ -102,6 +108,9 @@ def apply(state: GameState, seat: int | None, action: dict) -> list[Event]:
 def verify(state: GameState, seat: int | None, action: dict) -> None:
     """Raise the ``DomainError`` that :func:`apply` would raise; change nothing."""
     work = state.copy()
+    if isinstance(work, handfoot_deal.FootGame):
+        handfoot_deal.perform(work, seat, action)
+        return
     perform(work, seat, action)
 
 

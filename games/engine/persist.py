@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from . import handfoot_deal
 from .deal import DealState, TableMeld, Turn, deck_for
 from .errors import InvalidOptions, _
 from .game import GameState, apply, new_game
@@ -83,6 +84,8 @@ def deal_from_json(data: dict[str, Any], deck) -> DealState:
 
 def to_json(state: GameState) -> dict[str, Any]:
     """The whole state as JSON-able data (holds hidden cards and the seed: never send it to a browser)."""
+    if isinstance(state, handfoot_deal.FootGame):
+        return handfoot_deal.to_json(state)
     return {
         "format_version": FORMAT_VERSION,
         "variant": state.variant,
@@ -104,6 +107,8 @@ def from_json(data: dict[str, Any]) -> GameState:
     version = data.get("format_version") if isinstance(data, dict) else None
     if version != FORMAT_VERSION:
         raise InvalidOptions(_("This game was saved in a format this version cannot read."))
+    if data.get("family") == "hand-and-foot":
+        return handfoot_deal.from_json(data)
     deck = deck_for(data["variant"], data["players"])
     return GameState(
         variant=data["variant"],

@@ -37,7 +37,12 @@ def visible_events(events: list[Event], seat: int | None, *, reveal: bool = Fals
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The JSON-able picture of the game for ``seat`` (``None``: a spectator)."""
+    """The JSON-able picture of the game for ``seat`` (``None``: a spectator). Hand and Foot games
+    have their own picture (:func:`.handfoot_play.view`)."""
+    if getattr(state, "family", "hand") == "hand-and-foot":
+        from .handfoot_play import view as handfoot_view
+
+        return handfoot_view(state, seat)
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
         raise ValueError(f"no seat {seat!r} in a game of {state.players}")
     deal = state.deal
@@ -142,6 +147,14 @@ EVENT_TEMPLATES: dict[str, str] = {
         "The stock has run out: the discard pile but its top card is shuffled into a new stock."
     ),
     "deal_ended": _("The deal is over."),
+    # Hand and Foot
+    "drew_cards": _("{player} draws {count} cards from the draw pile."),
+    "drew_one": _("{player} draws a card from the draw pile."),
+    "drew_cards_shown": _("{player} draws {cards} from the draw pile."),
+    "took_pile": _("{player} takes the discard pile: {card} and {count} more cards."),
+    "picked_up_foot": _("{player} picks up their foot ({count} cards)."),
+    "turn_ended": _("{player} ends the turn without a discard."),
+    "draw_pile_empty": _("The draw pile has run out: the deal ends with nobody going out."),
     "game_over": _("The game is over."),
 }
 """Sentence templates (``_``-marked) for the move log; fill them with :func:`describe`."""
@@ -158,6 +171,10 @@ def describe(event: Event, names: list[str]) -> tuple[str, dict[str, Any]]:
         params["player"] = names[event["seat"]]
     if kind == "drew" and "card" in event:
         kind = "drew_card"
+    if kind == "drew_cards" and "cards" in event:
+        kind = "drew_cards_shown"
+    elif kind == "drew_cards" and event.get("count") == 1:
+        kind = "drew_one"
     finish = event.get("finish")
     if kind == "went_out" and finish in KUWAITI_TABLE and finish not in ("announcement", "regular"):
         kind = "went_out_named"
@@ -173,7 +190,7 @@ def describe(event: Event, names: list[str]) -> tuple[str, dict[str, Any]]:
         params["cards"] = " ".join(card["face"] for card in event["meld"]["cards"])
     if kind == "deal_started":
         params.update(deal=event["deal"] + 1, dealer=names[event["dealer"]], first=names[event["first"]])
-    for key in ("total", "minimum"):
+    for key in ("total", "minimum", "count"):
         if key in event:
             params[key] = event[key]
     if "name" in event:  # a kuwaiti named hand: its (untranslated) label

@@ -37,7 +37,10 @@ def test_options_are_validated_when_the_game_starts():
     with pytest.raises(DomainError, match="2 to 4 players"):
         new_game("jordanian", 5)
     with pytest.raises(DomainError, match="no Hand rule set"):
-        new_game("hand-and-foot", 4)
+        new_game("bridge", 4)
+    with pytest.raises(DomainError, match="4 to 4 players"):
+        new_game("hand-and-foot-teams", 3)
+    assert new_game("hand-and-foot", 4).family == "hand-and-foot"  # played online too
 
 
 def test_classic_passes_the_deal_to_the_next_seat(rig: Rig):
