@@ -9,7 +9,9 @@ games/ does; every tenth with a bot seat, so practice). Then measures, logged in
 - the group page, the standings (leaderboard) page and the sheet list: queries and ms (median of 5);
 - ``add_deal_ms``: one more deal that finishes a sheet, with its incremental rating update (median of
   20 sheets);
-- ``recompute_s``: the full recompute of the group's ratings from the stored facts.
+- ``recompute_s``: the full recompute of the group's ratings (every game rated again from the first,
+  from the stored outcomes); ``rederive_s``: the same after deriving every game's outcome again from
+  the raw facts (what a corrected rule needs).
 
 Targets: every page <= 15 queries whatever the history; add_deal_ms <= 50; recompute_s <= 2.
 SQLite in a temporary directory by default; ``--pg`` uses PostgreSQL (BENCH_PG, default
@@ -22,7 +24,6 @@ line printed is one JSON object.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import statistics
@@ -124,7 +125,6 @@ def run(sheet_count: int, online_count: int) -> None:
         size = 2 + index % 3
         for deal in range(5):
             services.add_deal(sheet, by=owner, facts=facts(size, (index + deal // 4) % size))
-    base = timezone.now()
     for game in range(online_count):
         seated = [players[(game * 3 + offset * 5) % 20] for offset in range(2 + game % 3)]
         people = [{"seat": seat, "user_id": user.pk, "name": user.name} for seat, user in enumerate(seated)]
@@ -148,7 +148,7 @@ def run(sheet_count: int, online_count: int) -> None:
                 in_tie_break=False,
                 lower_is_better=True,
             ),
-            finished_at=base + dt.timedelta(seconds=game + 1),
+            finished_at=timezone.now(),  # games finish one after another, after the sheets
         )
     print(
         f"built {sheet_count} sheets and {online_count} online games in {time.perf_counter() - started:.0f} s"
@@ -187,8 +187,18 @@ def run(sheet_count: int, online_count: int) -> None:
     figures["add_deal_ms"] = round(statistics.median(times), 1)
 
     start = time.perf_counter()
-    services.recompute_ratings(group.pk)
+    services.recompute_ratings(group.pk, rederive=False)
     figures["recompute_s"] = round(time.perf_counter() - start, 2)
+    start = time.perf_counter()
+    services.recompute_ratings(group.pk, rederive=True)
+    figures["rederive_s"] = round(time.perf_counter() - start, 2)
+    if os.environ.get("BENCH_PROFILE"):
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.runcall(services.recompute_ratings, group.pk)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
     figures["database"] = connection.vendor
     figures["sheets"] = Sheet.objects.filter(group=group).count()
     print(json.dumps(figures))

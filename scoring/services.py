@@ -1258,23 +1258,26 @@ def _outcomes(group_id: int) -> dict[tuple[str, int], Outcome]:
 
 
 @transaction.atomic
-def recompute_ratings(group_id: int) -> list[Rating]:
-    """The group's ratings from scratch: every finished game derived again from its facts (a corrected
-    rule re-scores history), then rated in the order they finished. Idempotent."""
+def recompute_ratings(group_id: int, *, rederive: bool = True) -> list[Rating]:
+    """The group's ratings from scratch, every game rated again in the order they finished.
+    ``rederive`` (the default) first derives every finished game's outcome again from its stored
+    facts (after a corrected rule re-scores history); without it the stored outcomes are replayed.
+    Idempotent."""
     queue = _ratings_queue(group_id)
-    RatedGame.objects.filter(group_id=group_id).delete()
-    RatedGame.objects.bulk_create(
-        (
-            RatedGame(
-                group_id=group_id,
-                source=source,
-                source_id=source_id,
-                **{name: getattr(outcome, name) for name in _OUTCOME_FIELDS},
-            )
-            for (source, source_id), outcome in _outcomes(group_id).items()
-        ),
-        batch_size=500,
-    )
+    if rederive:
+        RatedGame.objects.filter(group_id=group_id).delete()
+        RatedGame.objects.bulk_create(
+            (
+                RatedGame(
+                    group_id=group_id,
+                    source=source,
+                    source_id=source_id,
+                    **{name: getattr(outcome, name) for name in _OUTCOME_FIELDS},
+                )
+                for (source, source_id), outcome in _outcomes(group_id).items()
+            ),
+            batch_size=500,
+        )
     ratings = _replay(group_id)
     queue.stale_from = None
     queue.save(update_fields=["stale_from"])
