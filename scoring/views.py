@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.engine.picker import PICKER_RANKS, picker_faces
 from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
 from handsite.access import group_view
-from scoring import exports, services
+from scoring import charts, exports, services
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
 from scoring.models import Deal, Sheet
 
@@ -79,10 +79,12 @@ def standings(request, group, membership):
     if period == "year":
         now = timezone.localtime()
         since = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    rows = services.leaderboard(group, family, since=since, sort=sort)
     context = {
         "group": group,
         "membership": membership,
-        "rows": services.leaderboard(group, family, since=since, sort=sort),
+        "rows": rows,
+        "wins_chart": charts.wins_bars(rows),
         "family": family,
         "period": period,
         "sort": sort,
@@ -186,6 +188,7 @@ def _sheet_context(request, group, membership, sheet, **extra):
         "can_enter": services.can_enter(sheet, request.user, membership),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
+        "chart": charts.score_progression(state),
     }
     context.update(extra)
     return context

@@ -32,6 +32,8 @@ def test_the_history_pages_fit_in_every_width_scheme_and_direction(
     from django.test import Client
 
     done, live = _history(group, owner, member)
+    owner.language = language  # the person's own language wins over the cookie
+    owner.save(update_fields=["language"])
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": width, "height": 844}, color_scheme=scheme
     )
