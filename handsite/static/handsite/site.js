@@ -52,3 +52,9 @@ document.addEventListener("click", async (event) => {
     offer.hidden = true;
   });
 })();
+// A page in a background tab sends no htmx request (its polls wait until it is visible again). This
+// replaces hx-trigger filters like [document.visibilityState === 'visible'], which need eval and so
+// are off under the site's Content-Security-Policy (htmx-config allowEval: false).
+document.addEventListener("htmx:confirm", (event) => {
+  if (document.visibilityState === "hidden") event.preventDefault();
+});
