@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -132,9 +132,12 @@ def set_time_zone(request):
     else:
         messages.error(request, _("That is not a time zone. Choose one in your reminder settings."))
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    # A path of this site only: redirect() would read anything else as a view name to reverse.
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ):
         target = reverse("home")
-    return redirect(target)
+    return HttpResponseRedirect(target)
 
 
 @csrf_exempt  # one-click unsubscribe (RFC 8058) posts from the mail client; the signed token is the proof

@@ -71,3 +71,10 @@ def test_the_first_log_in_takes_the_browsers_zone_and_later_ones_keep_the_settin
     client.cookies[TIME_ZONE_COOKIE] = "Europe/London"  # travelling: the settings stay; the bar offers it
     client.post(reverse("account_login"), {"login": member.email, "password": password})
     assert notifications.preference_of(member.pk).time_zone == "Asia/Kuwait"
+
+
+def test_the_one_tap_zone_form_sends_a_next_that_is_no_path_home(client, member):
+    client.force_login(member)
+    response = client.post("/notifications/time-zone/", {"time_zone": "Asia/Amman", "next": "²"})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
