@@ -139,3 +139,18 @@ def test_a_whole_game_through_the_views_never_shows_a_hidden_card(owner, member,
     services.accept_seat(game_id=game.pk, user=member)
     moves, seen = _play_through_the_views(game, {0: owner, 1: member, None: admin})
     assert seen > moves * 10  # the checker really looked at cards
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["hand-and-foot", "hand-and-foot-teams"])
+def test_a_whole_hand_and_foot_game_through_the_views_never_shows_a_hidden_card(
+    variant, owner, member, admin, start_game
+):
+    """Feet are face down: the checker allows a foot's cards to nobody, its owner included, until it is
+    picked up (it is then the hand)."""
+    seats = [owner, member] if variant == "hand-and-foot" else [owner, "bot", member, "bot"]
+    game = start_game(seats, variant=variant, seed=77)
+    services.accept_seat(game_id=game.pk, user=member)
+    people = {0: owner, (1 if variant == "hand-and-foot" else 2): member, None: admin}
+    moves, seen = _play_through_the_views(game, people)
+    assert seen > moves * 10
