@@ -7,7 +7,7 @@ so a page can never disagree with the game the server plays. The prose is in ``t
 
 from __future__ import annotations
 
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -225,7 +225,7 @@ def _sentence(template: str, params: dict, names: dict[int, str]) -> SafeString:
             shown[key] = format_html_join(" · ", "{}", ((_sentence(t, p, names),) for t, p in value))
         else:
             shown[key] = value
-    return format_html(_(template), **shown)
+    return format_html(_(template), **shown) if shown else conditional_escape(_(template))
 
 
 def rule_state_lines(view: dict, names: dict[int, str]) -> list[SafeString]:

@@ -104,6 +104,9 @@ def _context(request, game, seats, *, state=None, staged=None, selected=(), erro
             state, seats, viewer=viewer, sort=_sort(request), selected=selected, set_aside=set_aside
         )
         context.update(_staged(staged, state, viewer))
+        context["rule_state"] = rules.rule_state_lines(
+            context["board"]["view"], {s.number: s.name for s in seats}
+        )
     return context
 
 
