@@ -25,6 +25,7 @@ from games import moves as moves_module
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
+from handsite.i18n import language_from_cookie
 
 POLL_SALT = "games.poll"
 
@@ -157,6 +158,7 @@ def _small_number(text: str, digits: int) -> int | None:
     return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
 
 
+@language_from_cookie  # answers before reading the session: the language cookie is the person's
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
     partial (after the usual membership check). The one query joins the membership of the person the

@@ -1,7 +1,9 @@
 from django import forms
 from django.forms.renderers import TemplatesSetting
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from handsite.i18n import LANGUAGE_CHOICES, language_of, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
 
 
@@ -21,16 +23,39 @@ class SignupExtraForm(forms.Form):
         required=False,
         help_text=_("The name other players see."),
     )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=LANGUAGE_CHOICES,
+        required=False,
+        help_text=_("Pages and e-mails for you are in this language."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Proposed: the language the page is shown in (the browser's, or the one picked in the footer).
+        self.fields["language"].initial = supported(translation.get_language()) or "en"
 
     def signup(self, request, user):
         user.display_name = self.cleaned_data.get("display_name", "").strip()
-        user.save(update_fields=["display_name"])
+        user.language = supported(self.cleaned_data.get("language")) or proposed_language(request)
+        user.save(update_fields=["display_name", "language"])
 
 
 class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=LANGUAGE_CHOICES,
+        required=False,
+        help_text=_("Pages and e-mails for you are in this language."),
+    )
+
     class Meta:
         model = User
-        fields = ["display_name"]
+        fields = ["display_name", "language"]
+
+    def clean_language(self):
+        """Left out of the POST: the person's language stays as it is."""
+        return self.cleaned_data["language"] or language_of(self.instance)
 
 
 class GroupForm(forms.ModelForm):

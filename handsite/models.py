@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from handsite.i18n import LANGUAGE_CHOICES
+
 
 class EmailUserManager(UserManager):
     """Users log in by e-mail; the username column is kept (Django admin expects it) but filled
@@ -52,6 +54,10 @@ class User(AbstractUser):
         related_name="+",
         verbose_name=_("pending invitation"),
     )
+
+    # Pages and e-mails for this person are in this language (handsite.i18n.language_of). Proposed from
+    # the browser at sign-up or on the first visit; empty only for accounts that have not visited since.
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES, blank=True, default="")
 
     objects = EmailUserManager()
 

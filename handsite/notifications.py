@@ -23,6 +23,7 @@ from django.utils import timezone, translation
 from django.utils.html import escape, linebreaks
 from django.utils.translation import gettext as _
 
+from handsite.i18n import language_of
 from handsite.links import absolute_url
 from handsite.models import Notification, NotificationKind, NotificationPreference
 
@@ -140,11 +141,6 @@ def zone_named(name: str | None) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(name or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
-
-
-def language_of(user) -> str:
-    language = getattr(user, "language", "") or ""
-    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def quiet_until(pref: NotificationPreference, now: dt.datetime) -> dt.datetime | None:

@@ -28,6 +28,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from handsite import notifications, signals
+from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import (
     Invitation,
@@ -273,7 +274,8 @@ def send_invitation_email(invitation_id: int) -> bool:
         "link": absolute_url(invitation.get_absolute_url()),
         "site_name": settings.SITE_NAME,
     }
-    with translation.override(translation.get_language() or settings.LANGUAGE_CODE):
+    # The invited person's language if they have an account, else the inviter's.
+    with translation.override(language_for_address(invitation.email, invitation.created_by)):
         subject = notifications.plain_subject(
             render_to_string("handsite/email/invitation_subject.txt", context).strip()
         )

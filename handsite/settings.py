@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "handsite.i18n.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -184,7 +185,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Languages ------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("ar", _("Arabic"))]
+LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "handsite" / "locale"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "UTC")

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from handsite import notification_views, views
+from handsite import i18n, notification_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,7 +30,8 @@ urlpatterns = [
         name="notifications_unsubscribe",
     ),
     path("accounts/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The footer's language switch; for a logged-in person it also saves their language.
+    path("i18n/setlang/", i18n.set_language, name="set_language"),
     # The online-play and score-sheet apps own everything under their own URL files.
     path("", include("games.urls")),
     path("", include("scoring.urls")),

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -205,7 +207,11 @@ def invitation(request, token):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Saved."))
-        return redirect("profile")
+        user = form.save()
+        with translation.override(user.language):  # the next page is in the language just chosen
+            messages.success(request, _("Saved."))
+        response = redirect("profile")
+        # Pages seen after logging out keep it too.
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, samesite="Lax")
+        return response
     return render(request, "handsite/profile.html", {"form": form})
