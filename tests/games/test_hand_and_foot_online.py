@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, moves, services
+from games import engine, moves, results, services
 from games.models import Game, GameStatus
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -160,3 +160,4 @@ def test_a_finished_game_of_bots_replays(client, owner, start_game):
         url = reverse("games:replay", args=[game.group.slug, game.pk])
         for step in (0, 40, 10_000):
             assert client.get(url, {"step": step}).status_code == 200
+        assert results.record_result(game.pk)  # the group's standings take the highest total as best
