@@ -67,10 +67,10 @@ def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, liv
     host = new_phone()
     _log_in(host, live_server, hala)
     host.goto("/groups/friday-hand/games/new/?variant=hand-and-foot")
-    expect(host.locator("select[name=variant]")).to_have_value("hand-and-foot")
+    expect(host.locator("select[name=variant]")).to_have_value("hand-and-foot", timeout=30_000)
     host.select_option("select[name=seat_1]", str(fadi.pk))
     host.get_by_role("button", name="Start the game").click()
-    expect(host.get_by_text("The game deals when every seat is filled.")).to_be_visible()
+    expect(host.get_by_text("The game deals when every seat is filled.")).to_be_visible(timeout=30_000)
     game = Game.objects.get()
     assert game.variant == "hand-and-foot"
 
@@ -78,8 +78,8 @@ def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, liv
     _log_in(friend, live_server, fadi)
     friend.goto(game.get_absolute_url())
     friend.get_by_role("button", name="Accept").click()
-    expect(friend.get_by_role("heading", name="Your hand")).to_be_visible()
-    expect(host.get_by_role("heading", name="Your hand")).to_be_visible(timeout=10_000)
+    expect(friend.get_by_role("heading", name="Your hand")).to_be_visible(timeout=30_000)
+    expect(host.get_by_role("heading", name="Your hand")).to_be_visible(timeout=30_000)
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
 
@@ -88,38 +88,40 @@ def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, liv
     for page in pages.values():
         page.reload()
     mover, winner = pages[first], pages[second]
-    expect(winner.locator(f"#side-{second}").get_by_text("red book", exact=True)).to_be_visible()
-    expect(winner.get_by_text("You have the books to go out.")).to_be_visible()
+    expect(winner.locator(f"#side-{second}").get_by_text("red book", exact=True)).to_be_visible(
+        timeout=30_000
+    )
+    expect(winner.get_by_text("You have the books to go out.")).to_be_visible(timeout=30_000)
     screenshot(mover, "handfoot-table-phone")
 
     mover.get_by_role("button", name="Draw 2 cards").click()
-    expect(mover.get_by_role("button", name="Discard the selected card")).to_be_visible()
+    expect(mover.get_by_role("button", name="Discard the selected card")).to_be_visible(timeout=30_000)
     state = engine.from_json(Game.objects.get().state)
     three = next(c for c in state.deal.hands[first] if c.face == "3C")
     mover.locator(f"label[for=pick-{three.id}]").click()
     mover.get_by_role("button", name="Discard the selected card").click()
-    expect(mover.get_by_text("to play.")).to_be_visible()
+    expect(mover.get_by_text("to play.")).to_be_visible(timeout=30_000)
 
-    expect(winner.get_by_text("Your turn.")).to_be_visible(timeout=10_000)
-    expect(winner.locator("#discard-pile").locator(f"[data-card='{three.id}']")).to_be_visible()
+    expect(winner.get_by_text("Your turn.")).to_be_visible(timeout=30_000)
+    expect(winner.locator("#discard-pile").locator(f"[data-card='{three.id}']")).to_be_visible(timeout=30_000)
     winner.get_by_role("button", name="Draw 2 cards").click()
-    expect(winner.get_by_role("button", name="Meld the selected cards")).to_be_visible()
+    expect(winner.get_by_role("button", name="Meld the selected cards")).to_be_visible(timeout=30_000)
     state = engine.from_json(Game.objects.get().state)
     hand = state.deal.hands[second]
     for c in hand:
         if c.rank == 9:
             winner.locator(f"label[for=pick-{c.id}]").click()
     winner.get_by_role("button", name="Meld the selected cards").click()
-    expect(winner.locator("#table .meld")).to_have_count(3)
+    expect(winner.locator("#table .meld")).to_have_count(3, timeout=30_000)
     screenshot(winner, "handfoot-melded-phone")
     five = next(c for c in hand if c.face == "5C")
     winner.locator(f"label[for=pick-{five.id}]").click()
     winner.get_by_role("button", name="Discard the selected card").click()
 
-    expect(winner.get_by_role("heading", name="Deal 1 result")).to_be_visible()
+    expect(winner.get_by_role("heading", name="Deal 1 result")).to_be_visible(timeout=30_000)
     name = "Fadi" if second == 1 else "Hala"
-    expect(winner.locator("#last-deal").get_by_text(f"{name} went out.")).to_be_visible()
-    expect(mover.get_by_role("heading", name="Deal 1 result")).to_be_visible(timeout=10_000)
+    expect(winner.locator("#last-deal").get_by_text(f"{name} went out.")).to_be_visible(timeout=30_000)
+    expect(mover.get_by_role("heading", name="Deal 1 result")).to_be_visible(timeout=30_000)
     final = engine.from_json(Game.objects.get().state)
     assert len(final.records) == 1
     # 500 + 300 + 70 + 80 (books) + 15 (three 9s) + 100 for going out.
@@ -137,8 +139,8 @@ def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, liv
         _log_in(page, live_server, hala)
         page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
         page.goto(game.get_absolute_url())
-        expect(page.locator("html")).to_have_attribute("dir", "rtl")
-        expect(page.locator("#table")).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("dir", "rtl", timeout=30_000)
+        expect(page.locator("#table")).to_be_visible(timeout=30_000)
         overflow = page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
