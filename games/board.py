@@ -62,6 +62,9 @@ def sort_key(card: dict, sort: str):
     return (SUIT_ORDER[suit], rank_number, card["id"])
 
 
+LOG_LINES = 30
+"""Lines of the deal's log on the play page (the whole game's log is paged on its own page)."""
+
 BOOKKEEPING_EVENTS = frozenset({"turn_started"})
 """Events the page shows through the seat list rather than as a line of the log."""
 
@@ -86,22 +89,37 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     return format_html(_(template), **shown)
 
 
-def _meld_item(meld: dict, layoff_ids: set[int]) -> dict:
+def _meld_item(meld: dict, layoff_ids: set[int], fresh: set[int]) -> dict:
     cards = []
     for card, face in zip(meld["cards"], meld["plays_as"], strict=True):
         shown = face_text(tuple(face))
         cards.append(card_html(card, plays_as=shown if shown != card["face"] else ""))
-    return {"id": meld["id"], "kind": meld["kind"], "cards": cards, "can_lay_off": meld["id"] in layoff_ids}
+    return {
+        "id": meld["id"],
+        "kind": meld["kind"],
+        "cards": cards,
+        "can_lay_off": meld["id"] in layoff_ids,
+        "fresh": any(card["id"] in fresh for card in meld["cards"]),
+    }
 
 
 def build(
-    state: engine.GameState, seats, *, viewer: int | None, sort: str = "suit", selected=(), set_aside=()
+    state: engine.GameState,
+    seats,
+    *,
+    viewer: int | None,
+    sort: str = "suit",
+    selected=(),
+    set_aside=(),
+    fresh=frozenset(),
 ) -> dict:
     """The template context of the board for ``viewer`` (a seat number, or None for a watcher).
-    ``set_aside``: ids of the viewer's cards in pending melds (shown there, not in the hand)."""
+    ``set_aside``: ids of the viewer's cards in staged melds (shown there, not in the hand);
+    ``fresh``: ids of cards put on the table since the viewer's last move (highlighted). Describes
+    only what it shows: the last :data:`LOG_LINES` lines of the deal's log."""
     picture = engine.view(state, viewer)
     if picture.get("family") == "hand-and-foot":
-        return build_foot(state, seats, picture, viewer=viewer, sort=sort, selected=selected)
+        return build_foot(state, seats, picture, viewer=viewer, sort=sort, selected=selected, fresh=fresh)
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
     legal = engine.legal_actions(state, viewer) if viewer is not None else []
@@ -129,7 +147,7 @@ def build(
     groups: dict = {}
     for meld in picture["melds"]:
         key = meld["team"] if picture["teams"] else meld["owner"]
-        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids))
+        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids, fresh))
     meld_groups = []
     for key, melds in sorted(groups.items()):
         if picture["teams"]:
@@ -149,7 +167,15 @@ def build(
             )
             exchanges.append({"option": option, "label": label})
     meld_type = next((a["type"] for a in legal if a["type"] in ("meld", "announce")), None)
-    log_lines = [line for line in (describe(e, names) for e in picture["log"]) if line is not None]
+    log_lines = []
+    for event in reversed(picture["log"]):
+        if len(log_lines) == LOG_LINES:
+            break
+        line = describe(event, names)
+        if line is not None:
+            log_lines.append(line)
+    your_turn = viewer is not None and picture["your_turn"]
+    opened = viewer is not None and state.deal.opened[viewer]
     deals = [
         {"number": i + 1, "points": points, "void": void}
         for i, (points, void) in enumerate(
@@ -203,10 +229,18 @@ def build(
             "take_custom": bool(takes),
             "lay_off": bool(layoff_ids),
             "exchanges": exchanges,
+            "hints": len(takes) + len(exchanges),
             "declare_hand": "declare_hand" in types,
             "redeal": "redeal" in types,
+            "draw_phase": your_turn and state.deal.phase == engine.DRAW,
+            "play_phase": your_turn and state.deal.phase == engine.PLAY,
+            "has_discard": bool(picture["discard"]["top"]),
+            "announce": your_turn and picture["opening_rule"] == "announcement" and not opened,
+            "lay_off_anywhere": your_turn and state.deal.phase == engine.PLAY and opened,
         },
-        "log_lines": list(reversed(log_lines))[:30],
+        "log_lines": log_lines,
+        "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
+        "deal_fresh": bool(picture["last_deal"]) and sum(state.deal.turns) <= 1,
         "deals": deals,
         "totals": picture["scores"]["totals"],
         "last_deal": last_deal,
@@ -264,7 +298,7 @@ def _missing_sentence(missing: list[str], *, teams: bool, yours: bool) -> str:
     return _("Needs a red book to go out.") if red else _("Needs a black book to go out.")
 
 
-def build_foot(state, seats, picture: dict, *, viewer: int | None, sort: str, selected=()) -> dict:
+def build_foot(state, seats, picture: dict, *, viewer: int | None, sort: str, selected=(), fresh=frozenset()) -> dict:
     """The board of a Hand and Foot game: each side's melds and books (red/black), book counts, what
     each side still needs to go out, hand and foot sizes, the discard pile's size and top, the deal's
     opening minimum; the buttons of the moves allowed now."""
@@ -281,6 +315,7 @@ def build_foot(state, seats, picture: dict, *, viewer: int | None, sort: str, se
     seat_rows = [
         {
             **row,
+            "number": row["seat"],
             "name": names.get(row["seat"], ""),
             "bot": row["seat"] in bots,
             "is_turn": picture["current"] == row["seat"],
@@ -302,6 +337,7 @@ def build_foot(state, seats, picture: dict, *, viewer: int | None, sort: str, se
                         **meld,
                         "cards": [card_html(card) for card in meld["cards"]],
                         "can_lay_off": meld["id"] in layoff_ids,
+                        "fresh": any(card["id"] in fresh for card in meld["cards"]),
                     }
                     for meld in side["melds"]
                 ],
@@ -388,7 +424,15 @@ def build_foot(state, seats, picture: dict, *, viewer: int | None, sort: str, se
             "declare_hand": False,
             "redeal": False,
             "end_turn": "end_turn" in types,
+            "hints": len(takes),
+            "draw_phase": picture["your_turn"] and picture["phase"] == "draw",
+            "play_phase": picture["your_turn"] and picture["phase"] == "play",
+            "has_discard": picture["discard"]["takeable"],
+            "announce": False,
+            "lay_off_anywhere": False,
         },
+        "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
+        "deal_fresh": bool(picture["last_deal"]) and sum(state.deal.turns) <= 1,
         "log_lines": list(reversed(log_lines))[:30],
         "deals": deals,
         "totals": picture["scores"]["totals"],

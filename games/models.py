@@ -199,6 +199,7 @@ class Move(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     kind = models.CharField(_("kind"), max_length=10, choices=MoveKind.choices, default=MoveKind.PLAYER)
+    deal = models.PositiveSmallIntegerField(_("deal"), null=True, blank=True)  # engine deal number (0-based)
     action = models.JSONField(_("action"))
     created_at = models.DateTimeField(_("made at"), default=timezone.now)
 

@@ -355,9 +355,10 @@ def _player_seat(game: Game, seats: list[Seat], user) -> Seat:
 def _apply(game: Game, seats: list[Seat], seat: Seat, state, action: dict, user) -> MoveResult:
     """Apply the action (raises engine.DomainError, changing nothing), the bots' moves, and save."""
     previous_turn = _turn_key(state)
+    deal = state.deal.number
     events = engine.apply(state, seat.number, action)
     result = MoveResult(game=game, seats=seats, state=state)
-    _log(result, seat.number, action, events, actor=user, kind=MoveKind.PLAYER)
+    _log(result, seat.number, action, events, actor=user, kind=MoveKind.PLAYER, deal=deal)
     _run_bots(result)
     _save(result, previous_turn=previous_turn)
     return result
@@ -378,6 +379,7 @@ class MoveOutcome:
     error: str | None = None
     wild_choices: list[tuple[int, str]] = field(default_factory=list)
     selected: tuple[int, ...] = ()
+    moves: list[Move] | None = None  # the rows written (the player's move and the bots' that followed)
 
 
 def _deal_key(state: engine.GameState) -> list[int]:
@@ -461,12 +463,20 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
     except engine.DomainError as error:
         return refuse(error.sentence(_))
     outcome.seats, outcome.state, outcome.applied = result.seats, result.state, True
+    outcome.moves = result.moves
     outcome.staged = staged_melds(game, seat.number, result.state)
     return outcome
 
 
 def _log(
-    result: MoveResult, seat: int | None, action: dict, events: list, *, actor=None, kind=MoveKind.PLAYER
+    result: MoveResult,
+    seat: int | None,
+    action: dict,
+    events: list,
+    *,
+    actor=None,
+    kind=MoveKind.PLAYER,
+    deal: int | None = None,
 ):
     result.moves.append(
         Move(
@@ -476,6 +486,7 @@ def _log(
             actor=actor,
             kind=kind,
             action=action,
+            deal=deal,
             created_at=timezone.now(),
         )
     )
@@ -494,8 +505,9 @@ def _run_bots(result: MoveResult) -> None:
         for number in bots:
             action = engine.bot_action(state, number)
             if action is not None:
+                deal = state.deal.number
                 events = engine.apply(state, number, action)
-                _log(result, number, action, events, kind=MoveKind.BOT)
+                _log(result, number, action, events, kind=MoveKind.BOT, deal=deal)
                 break
         else:
             return
@@ -635,8 +647,9 @@ def timeout_move(*, game_id: int, now=None) -> MoveResult | None:
         seat.save(update_fields=["bot"])
     else:
         for action in _auto_moves(state, number):
+            deal = state.deal.number
             events = engine.apply(state, number, action)
-            _log(result, number, action, events, kind=MoveKind.TIMEOUT)
+            _log(result, number, action, events, kind=MoveKind.TIMEOUT, deal=deal)
     _run_bots(result)
     _save(result, previous_turn=previous_turn)
     return result

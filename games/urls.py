@@ -14,4 +14,5 @@ urlpatterns = [
     path("groups/<slug:group_slug>/games/<int:game_id>/seat/", views.game_seat, name="seat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/replay/", views.game_replay, name="replay"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/log/", views.game_log, name="log"),
 ]

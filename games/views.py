@@ -18,9 +18,10 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, rules, services
+from games import board, engine, movelog, rules, services
 from games import moves as moves_module
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
@@ -79,8 +80,25 @@ def _staged(staged, state, viewer) -> dict:
     }
 
 
-def _context(request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=()):
-    """The play page's context. ``staged``: the viewer's staged melds when the caller has them."""
+PANELS = [
+    {"id": "log", "title": gettext_lazy("What happened"), "template": "games/_panel_log.html"},
+    {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
+]
+"""The play page's panels (opened on demand; beside the table on a wide screen), in order. A panel is a
+template included with the page's context (``b``: the board, ``v``: the engine's view)."""
+
+
+def _panels(board_context) -> list[dict]:
+    view = board_context["view"]
+    scores_open = view["finished"] or board_context["deal_fresh"]
+    return [{**panel, "open": panel["id"] == "scores" and scores_open} for panel in PANELS]
+
+
+def _context(
+    request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=(), moves=None
+):
+    """The play page's context. ``staged``: the viewer's staged melds when the caller has them;
+    ``moves``: the Move rows a move just wrote (for "since your last move" without a query)."""
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
     context = {
@@ -104,13 +122,23 @@ def _context(request, game, seats, *, state=None, staged=None, selected=(), erro
         if staged is None:
             staged = services.staged_melds(game, viewer, state)
         set_aside = [c["id"] for meld in staged for c in meld.cards]
+        names = {s.number: s.name for s in seats}
+        since = movelog.since(game, names, viewer, state.deal.number, moves=moves)
+        context["since"] = since
         context["board"] = board.build(
-            state, seats, viewer=viewer, sort=_sort(request), selected=selected, set_aside=set_aside
+            state,
+            seats,
+            viewer=viewer,
+            sort=_sort(request),
+            selected=selected,
+            set_aside=set_aside,
+            fresh=since.card_ids,
         )
+        context["panels"] = _panels(context["board"])
+        if context["board"].get("foot"):
+            context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
         context.update(_staged(staged, state, viewer))
-        context["rule_state"] = rules.rule_state_lines(
-            context["board"]["view"], {s.number: s.name for s in seats}
-        )
+        context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
 
 
@@ -215,6 +243,7 @@ def game_move(request, group_slug, game_id):
         selected=outcome.selected,
         error=outcome.error,
         wild_choices=outcome.wild_choices,
+        moves=outcome.moves,
     )
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [
@@ -333,3 +362,14 @@ def rules_page(request, slug):
             context["game"] = game
             context["game_options"] = rules.option_rows(engine.VARIANTS[slug], game.options)
     return render(request, "games/rules.html", context)
+
+
+@group_view
+@require_GET
+def game_log(request, group, membership, game_id):
+    """Every move of the game, newest first, a page at a time (only that page's rows are read)."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
+    names = {seat.number: seat.name for seat in services.seats_of(game)}
+    number = _small_number(request.GET.get("page", ""), 6) or 1
+    log = movelog.page(game, names, number)
+    return render(request, "games/log.html", {"group": group, "game": game, "log": log})

@@ -1,0 +1,122 @@
+"""The whole game's log, a page at a time (newest first, only that page's rows read), and the
+"since your last move" line on the play page."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import engine, movelog, services
+from games.models import Game, Move
+
+
+def url(game, name="log"):
+    return reverse(f"games:{name}", args=[game.group.slug, game.pk])
+
+
+def play_moves(game, owner, count):
+    """``count`` moves of the owner (bot's choices) against the bot; the bot answers in each write."""
+    for _ in range(count):
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+        if state.finished:
+            break
+        action = engine.bot_action(state, state.current)
+        services.play(game_id=game.pk, user=owner, version=game.version, action=action)
+    game.refresh_from_db()
+
+
+@pytest.fixture
+def long_game(owner, start_game):
+    game = start_game([owner, services.BOT], seed=77)
+    play_moves(game, owner, 60)
+    return game
+
+
+def lines(html):
+    return re.findall(r'<li value="(\d+)">', html)
+
+
+def test_every_move_is_in_the_log_newest_first_a_page_at_a_time(client, owner, long_game):
+    client.force_login(owner)
+    total = Move.objects.filter(game=long_game).count()
+    assert total > 2 * movelog.PAGE_SIZE
+    first = lines(client.get(url(long_game)).content.decode())
+    assert first == [str(seq) for seq in range(total, total - movelog.PAGE_SIZE, -1)]
+    pages = -(-total // movelog.PAGE_SIZE)
+    seen = []
+    for number in range(1, pages + 1):
+        seen += lines(client.get(url(long_game), {"page": number}).content.decode())
+    assert seen == [str(seq) for seq in range(total, 0, -1)]
+    last = client.get(url(long_game), {"page": "999999"}).content.decode()  # past the end: the last page
+    assert lines(last)[-1] == "1"
+    hostile = client.get(url(long_game), {"page": "9" * 5000})  # never int() on it: the first page
+    assert lines(hostile.content.decode())[0] == str(total)
+
+
+def test_a_page_costs_the_same_queries_at_the_start_and_the_end_of_the_log(client, owner, long_game):
+    client.force_login(owner)
+    client.get(url(long_game))  # the session's first read
+    counts = []
+    for number in (1, 3):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(long_game), {"page": number}).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_a_draw_from_the_stock_names_no_card(client, owner, long_game):
+    client.force_login(owner)
+    html = client.get(url(long_game)).content.decode()
+    drew = re.findall(r"<span>([^<]*drew from the stock\.)</span>", html)
+    assert drew
+    assert all("data-card" not in line for line in drew)
+
+
+def test_the_log_is_for_members_only(client, outsider, long_game):
+    client.force_login(outsider)
+    assert client.get(url(long_game)).status_code == 404
+    client.logout()
+    assert client.get(url(long_game)).status_code == 302
+
+
+def test_the_play_page_says_what_happened_since_your_last_move(client, owner, start_game):
+    game = start_game([owner, services.BOT], seed=77)
+    play_moves(game, owner, 1)
+    state = engine.from_json(game.state)
+    mine = Move.objects.filter(game=game, seat=0, kind="player").order_by("seq").last()
+    after = list(Move.objects.filter(game=game, seq__gt=mine.seq, deal=state.deal.number))
+    client.force_login(owner)
+    html = client.get(url(game, "play")).content.decode()
+    if not after:
+        assert 'id="since"' not in html
+        pytest.skip("the bot did not move after the owner's first move with this seed")
+    since = re.search(r'<p class="since small" id="since">(.*?)</p>', html, re.S).group(1)
+    assert "Since your last move:" in since
+    assert "Bot 2" in since
+    discards = [m.action["card"] for m in after if m.action["type"] == "discard"]
+    for card_id in discards:
+        assert f'data-card="{card_id}"' in since
+
+
+def test_after_my_own_move_the_line_tells_only_what_the_bot_did(client, owner, start_game):
+    game = start_game([owner, services.BOT], seed=77)
+    game.refresh_from_db()
+    state = engine.from_json(game.state)
+    if state.current != 0:
+        pytest.skip("the bot plays first with this seed")
+    action = engine.bot_action(state, 0)
+    client.force_login(owner)
+    from games.moves import requests_for
+
+    for press in requests_for(state, 0, action):
+        response = client.post(url(game, "move"), press.as_post(game.version), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    game.refresh_from_db()
+    bot_moves = Move.objects.filter(game=game, seat=1).count()
+    assert ('id="since"' in html) == (bot_moves > 0)
+    if bot_moves:
+        assert "Amira" not in html.split('id="since"')[1].split("</p>")[0]
+        assert Game.objects.get(pk=game.pk).turn_seat == 0
