@@ -298,7 +298,9 @@ def _missing_sentence(missing: list[str], *, teams: bool, yours: bool) -> str:
     return _("Needs a red book to go out.") if red else _("Needs a black book to go out.")
 
 
-def build_foot(state, seats, picture: dict, *, viewer: int | None, sort: str, selected=(), fresh=frozenset()) -> dict:
+def build_foot(
+    state, seats, picture: dict, *, viewer: int | None, sort: str, selected=(), fresh=frozenset()
+) -> dict:
     """The board of a Hand and Foot game: each side's melds and books (red/black), book counts, what
     each side still needs to go out, hand and foot sizes, the discard pile's size and top, the deal's
     opening minimum; the buttons of the moves allowed now."""

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_game_staged"),
+        ("games", "0005_move_deal"),
     ]
 
     operations = [
