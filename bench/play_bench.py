@@ -27,12 +27,15 @@ DB_CONN_MAX_AGE and the other settings are the site's defaults unless set in the
 
     .venv/bin/python bench/play_bench.py [rounds]
 
+BENCH_PROFILE=path writes a cProfile of the in-process moves of part 1 (the view's own CPU) to path.
+
 The last line is one JSON object: ``move_throughput_ratio`` and ``poll_p95_ratio`` (medians over the
 rounds) with the other figures.
 """
 
 from __future__ import annotations
 
+import cProfile
 import http.client
 import json
 import os
@@ -195,6 +198,7 @@ def query_counts() -> dict:
     url = reverse("games:move", args=[game.group.slug, game.pk])
     state = engine.from_json(game.state)
     counts = []
+    profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
     for _ in range(200):
         if state.finished:
             break
@@ -202,7 +206,11 @@ def query_counts() -> dict:
         action = engine.bot_action(state, seat)
         for press in requests_for(state, seat, action):  # the page's buttons; the last one moves
             with CaptureQueriesContext(connection) as captured:
+                if profile is not None:
+                    profile.enable()
                 response = clients[seat].post(url, press.as_post(state.version), HTTP_HX_REQUEST="true")
+                if profile is not None:
+                    profile.disable()
             assert response.status_code == 200
         engine.apply(state, seat, action)
         sql = [q["sql"] for q in captured.captured_queries]
@@ -210,6 +218,9 @@ def query_counts() -> dict:
         control = len(sql) - counts[-1]
         if len(counts) == 100 and os.environ.get("BENCH_SHOW_SQL"):
             print("\n".join(q["sql"][:150] for q in captured.captured_queries))
+    if profile is not None:
+        profile.dump_stats(os.environ["BENCH_PROFILE"])
+        print(f"cProfile of the {len(counts)} moves above: {os.environ['BENCH_PROFILE']}")
     print(
         f"queries per move: first {counts[0]}, move 100 {counts[99]}, last ({len(counts)}) {counts[-1]}, "
         f"min {min(counts)}, max {max(counts)} (plus BEGIN/COMMIT: {control})"

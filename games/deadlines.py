@@ -1,32 +1,34 @@
-"""Deadlines, reminders and vacations of online games (issue 6).
+"""Deadlines, reminders and vacations of online games (issue 6): the rules, decided without writing.
 
 Nothing here waits in Celery: the game row carries ``deadline_at`` and ``next_reminder_at`` and beat
 finds the due ones every minute with an indexed scan (the partial indexes ``game_active_deadline`` and
-``game_active_reminder``: WHERE status = 'active' AND column IS NOT NULL).
+``game_active_reminder``). games.services, the app's one writer, does every write in batches of due
+games, each batch in one transaction with the same few queries whatever its size:
 
-- games.services' turn-change hook writes the "your turn" outbox row (games/notifications.py, one
-  query) inside the move's transaction and sets ``next_reminder_at`` to now, so the next reminder scan
-  plans the turn from the player's settings.
-- :func:`plan` (reminder scan) writes reminder and low-time notifications when due and sets the next
-  ``next_reminder_at``; quiet hours push it to their end; a player on vacation has the deadline paused
-  (pushed back by the vacation) and ``paused_until`` set, which the play page shows.
-- :func:`expire` (deadline scan) applies the game's timeout rule through ``services.timeout_move`` — a
-  normal logged move — and tells the player.
+- a move's turn-change hook writes the "your turn" row (games/notifications.py) and sets
+  ``next_reminder_at`` to now, so the next reminder scan plans the turn from the player's settings;
+- the reminder scan, ``services.plan_reminders``, asks :func:`schedule` what each game's turn needs:
+  the reminders and the low-time warning due now, the next time to look, quiet hours (wait for their
+  end), vacation (:func:`pause_for_vacation`: the deadline pushed back by the vacation, ``paused_until``
+  shown on the play page);
+- the deadline scan, ``services.expire_due``, applies each game's timeout rule as a normal logged move
+  and tells the player whose time ran out, or pauses the deadline of a player on vacation;
+- a vacation booked or ended early plans the person's games again (:func:`vacation_started`,
+  :func:`vacation_ended`, :func:`unpause`).
 
-These functions write only the scheduling columns (``deadline_at``, ``next_reminder_at``,
-``paused_until``, ``revision``), under the same row lock games.services takes; moves stay in services.
+Notifications are exactly-once by their keys (a repeated scan writes nothing twice); :func:`notify`
+writes a batch's rows in one query.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import notifications as game_notifications
 from games import services
-from games.models import DEADLINE_SCAN, Game, GameStatus, Seat, TimeoutRule
+from games.models import DEADLINE_SCAN, Game, GameStatus
 from handsite import notifications
 from handsite import services as site_services
 
@@ -57,68 +59,75 @@ def due_deadlines(now: dt.datetime | None = None, limit: int = 1000) -> list[int
     )
 
 
-def _locked(game_id: int) -> Game | None:
-    return Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
+SCHEDULE_FIELDS = ["next_reminder_at", "deadline_at", "paused_until", "revision"]
+"""The columns a pause (or the reminder plan) changes."""
 
 
-def _save(game: Game, before: tuple) -> None:
-    fields = ["next_reminder_at", "deadline_at", "paused_until"]
+def pause_for_vacation(game: Game, pref, now: dt.datetime) -> None:
+    """The player to move is on vacation: push the deadline back by the vacation (once) and hold the
+    reminders until they return. Changes the game object only (the caller saves SCHEDULE_FIELDS)."""
+    before = (game.deadline_at, game.paused_until)
+    if game.paused_until != pref.vacation_until:
+        if game.deadline_at is not None:
+            started = game.turn_started_at or now
+            base = game.paused_until or max(started, pref.vacation_started_at or now)
+            game.deadline_at += pref.vacation_until - base
+        game.paused_until = pref.vacation_until
+    game.next_reminder_at = pref.vacation_until
     if (game.deadline_at, game.paused_until) != before:
         game.revision += 1  # the play page's poll shows the new deadline / pause
-        fields.append("revision")
-    game.save(update_fields=fields)
 
 
-def _turn_player(game: Game) -> Seat | None:
-    seat = Seat.objects.filter(game=game, number=game.turn_seat).first()
-    if seat is None or seat.bot or seat.user_id is None:
-        return None
-    return seat
+def notify(reminders: list = (), turns_began: list = (), timed_out: list = (), *, now: dt.datetime) -> None:
+    """A scan's notifications for its whole batch, in ONE query (exactly-once by their keys):
+    ``reminders`` ``(game, mover_id, kind, number)`` for the turn in progress; "your turn" for each
+    ``(game, seats)`` of ``turns_began``; "time ran out" for each ``(game, seat, turn)`` of
+    ``timed_out``."""
+    items = [
+        (game, mover_id, game.turn_seat, game.turn_version, kind, number)
+        for game, mover_id, kind, number in reminders
+    ]
+    items += game_notifications.turns_began(list(turns_began))
+    timed_out_kind = game_notifications.TIMED_OUT
+    items += [(game, seat.user_id, seat.number, turn, timed_out_kind, 0) for game, seat, turn in timed_out]
+    game_notifications.record_many(items, now=now)
 
 
-@transaction.atomic
-def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
-    """Write what is due for the current turn and set the game's next reminder time. Idempotent (the
-    notifications' unique key); returns the new ``next_reminder_at``."""
-    now = now or timezone.now()
-    game = _locked(game_id)
-    if game is None:
-        return None
+def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[tuple[str, int]]:
+    """The reminder plan of one game's current turn, decided without writing: sets the game's
+    ``next_reminder_at`` (and, for a player on vacation, the paused deadline; the revision when the
+    players' page must show a change) and returns the notifications due now as ``[(kind, number)]``.
+    ``mover_id``: the person to move (None: a bot, an empty seat or no turn); ``pref`` their
+    preferences. The caller (services.plan_reminders) saves SCHEDULE_FIELDS and writes the rows, whose
+    unique keys make a repeated plan write nothing twice."""
     before = (game.deadline_at, game.paused_until)
-    seat = _turn_player(game) if game.status == GameStatus.ACTIVE and game.turn_seat is not None else None
-    if seat is None or game.turn_version is None:
+    due: list[tuple[str, int]] = []
+    if mover_id is None or game.status != GameStatus.ACTIVE or game.turn_version is None:
         game.next_reminder_at = None
         game.paused_until = None
-        _save(game, before)
-        return None
-    pref = notifications.preference_of(seat.user_id)
+    elif pref.on_vacation(now):
+        pause_for_vacation(game, pref, now)
+        return due
+    else:
+        game.paused_until = None
+        game.next_reminder_at = notifications.quiet_until(pref, now)  # what is due waits for its end
+        if game.next_reminder_at is None:
+            game.next_reminder_at = _reminders(game, pref, now, due)
+    if (game.deadline_at, game.paused_until) != before:
+        game.revision += 1  # the play page's poll shows the new deadline / pause
+    return due
+
+
+def _reminders(game: Game, pref, now: dt.datetime, due: list) -> dt.datetime | None:
+    """Adds the low-time warning and the reminder due now to ``due``; returns the next time one is."""
     started = game.turn_started_at or now
-
-    if pref.on_vacation(now):
-        if game.paused_until != pref.vacation_until:
-            if game.deadline_at is not None:
-                base = game.paused_until or max(started, pref.vacation_started_at or now)
-                game.deadline_at += pref.vacation_until - base
-            game.paused_until = pref.vacation_until
-        game.next_reminder_at = pref.vacation_until
-        _save(game, before)
-        return game.next_reminder_at
-    game.paused_until = None
-
-    quiet_end = notifications.quiet_until(pref, now)
-    if quiet_end is not None:
-        game.next_reminder_at = quiet_end  # whatever is due waits for the end of the quiet hours
-        _save(game, before)
-        return quiet_end
-
-    key = {"user_id": seat.user_id, "seat": seat.number, "turn": game.turn_version}
     upcoming: list[dt.datetime] = []
     if game.deadline_at is not None and game.move_hours:
         low_at = game.deadline_at - dt.timedelta(hours=game.move_hours) * (1 - LOW_TIME_SHARE)
         if now < low_at:
             upcoming.append(low_at)
         elif now < game.deadline_at:
-            game_notifications.record(game, kind=game_notifications.LOW_TIME, **key)
+            due.append((game_notifications.LOW_TIME, 0))
     if pref.reminders and not pref.daily_digest:
         anchor = started
         if pref.vacation_until is not None and started < pref.vacation_until <= now:
@@ -129,48 +138,28 @@ def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
             upcoming.append(first)
         else:
             number = 1 + int((now - first) / every)
-            game_notifications.record(game, kind=game_notifications.REMINDER, number=number, **key)
+            due.append((game_notifications.REMINDER, number))
             upcoming.append(first + number * every)
-    game.next_reminder_at = min(upcoming) if upcoming else None
-    _save(game, before)
-    return game.next_reminder_at
+    return min(upcoming) if upcoming else None
+
+
+def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
+    """Plan one game now (services.plan_reminders with this game alone); returns its new
+    ``next_reminder_at``."""
+    return services.plan_reminders(now=now, game_ids=[game_id]).get(game_id)
 
 
 def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
-    """The deadline scan's step for one game: the timeout rule as a logged move (and a notification
-    for the player whose time ran out), or the deadline paused if that player is on vacation.
-    Returns "timed_out", "paused" or None (nothing due)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = _locked(game_id)
-        if (
-            game is None
-            or game.status != GameStatus.ACTIVE
-            or game.deadline_at is None
-            or game.deadline_at > now
-            or game.timeout_rule == TimeoutRule.NOTHING
-        ):
-            return None
-        seat = _turn_player(game)
-        if seat is not None and notifications.preference_of(seat.user_id).on_vacation(now):
-            plan(game_id, now)
-            return "paused"
-        turn = game.turn_version
-        result = services.timeout_move(game_id=game_id, now=now)
-        if result is None:
-            return None
-        if seat is not None:
-            game_notifications.record(
-                game, user_id=seat.user_id, kind=game_notifications.TIMED_OUT, seat=seat.number, turn=turn
-            )
-    return "timed_out"
+    """The deadline scan's step for one game (services.expire_due with this game alone): "timed_out",
+    "paused" (the player to move is on vacation) or None (nothing due)."""
+    return services.expire_due(now=now, game_ids=[game_id]).get(game_id)
 
 
 # --- Vacation (handsite books it and sends vacation_started / vacation_ended; see games/apps.py) ---
 
 
-def _my_turn_games(user):
-    return game_notifications.turn_games(user.pk).values_list("pk", flat=True)
+def _my_turn_games(user) -> list[int]:
+    return list(game_notifications.turn_games(user.pk).values_list("pk", flat=True))
 
 
 def start_vacation(user, days: int, now: dt.datetime | None = None):
@@ -186,20 +175,24 @@ def end_vacation(user, now: dt.datetime | None = None):
 
 
 def vacation_started(sender, *, user, now: dt.datetime, **kwargs) -> None:
-    """handsite's signal, inside the booking's transaction: pause the deadlines of this person's turns."""
-    for game_id in _my_turn_games(user):
-        plan(game_id, now)
+    """handsite's signal, inside the booking's transaction: pause the deadlines of this person's turns
+    (one batch of services.plan_reminders)."""
+    services.plan_reminders(now=now, game_ids=_my_turn_games(user))
 
 
 def vacation_ended(sender, *, user, now: dt.datetime, **kwargs) -> None:
     """handsite's signal, inside the transaction: paused deadlines come back by the unused time."""
-    for game_id in _my_turn_games(user):
-        game = _locked(game_id)
-        before = (game.deadline_at, game.paused_until)
-        if game.paused_until is not None:
-            if game.deadline_at is not None and game.paused_until > now:
-                game.deadline_at -= game.paused_until - now
-            game.paused_until = None
-        game.next_reminder_at = now
-        _save(game, before)
-        plan(game_id, now)
+    services.end_pauses(now=now, game_ids=_my_turn_games(user))
+
+
+def unpause(game: Game, now: dt.datetime) -> None:
+    """The player came back before the end of their vacation: the deadline comes back by the unused
+    time and the turn is planned again (game object only; the caller saves SCHEDULE_FIELDS)."""
+    before = (game.deadline_at, game.paused_until)
+    if game.paused_until is not None:
+        if game.deadline_at is not None and game.paused_until > now:
+            game.deadline_at -= game.paused_until - now
+        game.paused_until = None
+    game.next_reminder_at = now
+    if (game.deadline_at, game.paused_until) != before:
+        game.revision += 1

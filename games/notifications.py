@@ -59,6 +59,36 @@ def record(game: Game, *, user_id: int, seat: int, turn: int | None, kind: str, 
     )
 
 
+def record_many(items: list[tuple], *, now=None) -> list[int]:
+    """Many notifications about games at once (a scan's batch), ONE query: ``items`` are
+    ``(game, user_id, seat, turn, kind, number)``; rows written before are skipped."""
+    links = {game.pk: game.get_absolute_url() for game, *_rest in items}
+    return services.notify_many(
+        [
+            {
+                "recipient": user_id,
+                "kind": kind,
+                "key": turn_key(game.pk, seat, turn, kind, number),
+                "topic": topic(game.pk),
+                "link": links[game.pk],
+                "data": {"game": game.pk, "seat": seat, "turn": turn, "number": number},
+            }
+            for game, user_id, seat, turn, kind, number in items
+        ],
+        now=now,
+    )
+
+
+def turns_began(games: list[tuple], *, now=None) -> list[int]:
+    """:func:`turn_began` for many ``(game, seats)`` at once (the deadline scan's batch), ONE query."""
+    items = []
+    for game, seats in games:
+        seat = next((s for s in seats if s.number == game.turn_seat), None)
+        if seat is not None and not seat.bot and seat.user_id is not None:
+            items.append((game, seat.user_id, seat.number, game.turn_version, YOUR_TURN, 0))
+    return items
+
+
 def turn_began(game: Game, seats, *, now: dt.datetime | None = None):
     """The "your turn" notification for the seat to move (none for a bot or an empty seat): one
     INSERT, in the move's transaction. ``seats`` are the game's seats the caller already has."""

@@ -29,15 +29,18 @@ import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine, moves
 from games.engine.bot import worst_card
-from games.models import Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
+from games.models import DEADLINE_SCAN, Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
 from games.moves import is_foot
+from handsite import bulk
 from handsite.models import Membership
 
 log = logging.getLogger(__name__)
@@ -540,10 +543,13 @@ SAVED_FIELDS = [
 """The columns :func:`_save` writes (the game's frozen settings are never rewritten)."""
 
 
-def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
-    """State, log and version in the transaction the caller holds; then the hooks."""
+def _save(result: MoveResult, *, previous_turn: tuple | None, batch: _Batch | None = None) -> None:
+    """State, log and version in the transaction the caller holds; then the hooks. With ``batch`` the
+    rows are collected and written for the whole batch at once (:meth:`_Batch.write`)."""
     game, state = result.game, result.state
-    if result.moves:
+    if result.moves and batch is not None:
+        batch.moves.extend(result.moves)
+    elif result.moves:
         Move.objects.bulk_create(result.moves)
     game.state = engine.to_json(state)
     game.version = state.version
@@ -558,9 +564,18 @@ def _save(result: MoveResult, *, previous_turn: tuple | None) -> None:
         actor = next((m.seat for m in result.moves if m.kind == MoveKind.PLAYER), None)
         returned = actor is not None and previous_turn is not None and state.current == actor
         _on_turn_change(
-            game, previous_turn, result.events, state=state, returned_to_actor=returned, seats=result.seats
+            game,
+            previous_turn,
+            result.events,
+            state=state,
+            returned_to_actor=returned,
+            seats=result.seats,
+            batch=batch,
         )
-    game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
+    if batch is not None:
+        batch.games.append(game)
+    else:
+        game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
 
 
 # --- Hooks (inside the transaction) ------------------------------------------------------------
@@ -574,6 +589,7 @@ def _on_turn_change(
     state,
     returned_to_actor: bool = False,
     seats: list[Seat] = (),
+    batch: _Batch | None = None,
 ) -> None:
     """The turn passed to another seat (or to the same seat in a new deal), the game started or ended.
 
@@ -602,6 +618,9 @@ def _on_turn_change(
     game.next_reminder_at = now
     if returned_to_actor:
         return  # only bots moved since this player's own move: they are on the page, no "your turn"
+    if batch is not None:
+        batch.turns_began.append((game, seats))  # written with the batch's other rows
+        return
     notifications.turn_began(game, seats, now=now)  # the "your turn" outbox row, in this transaction
 
 
@@ -637,22 +656,7 @@ def timeout_move(*, game_id: int, now=None) -> MoveResult | None:
         return None
     if game.timeout_rule == TimeoutRule.NOTHING:
         return None
-    state = load_state(game)
-    previous_turn = _turn_key(state)
-    number = state.current
-    result = MoveResult(game=game, seats=seats, state=state)
-    if game.timeout_rule == TimeoutRule.BOT:
-        seat = next(s for s in seats if s.number == number)
-        seat.bot = True
-        seat.save(update_fields=["bot"])
-    else:
-        for action in _auto_moves(state, number):
-            deal = state.deal.number
-            events = engine.apply(state, number, action)
-            _log(result, number, action, events, kind=MoveKind.TIMEOUT, deal=deal)
-    _run_bots(result)
-    _save(result, previous_turn=previous_turn)
-    return result
+    return _timeout(game, seats)
 
 
 @transaction.atomic
@@ -726,3 +730,219 @@ def _foot_auto_moves(state, seat: int) -> list[dict]:
         engine.apply(work, seat, action)
         done.append(action)
     return done
+
+
+# --- The deadline scan, in batches -------------------------------------------------------------
+
+DEADLINE_BATCH = 500
+"""Games one transaction of the deadline scan handles (its queries do not grow with it)."""
+
+
+@dataclass
+class _Batch:
+    """Rows collected from many games' writes, written once for all (:meth:`write`)."""
+
+    moves: list[Move] = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)
+    turns_began: list[tuple[Game, list[Seat]]] = field(default_factory=list)
+    bot_seats: list[int] = field(default_factory=list)
+    paused: list[Game] = field(default_factory=list)
+    timed_out: list[tuple[Game, Seat, int | None]] = field(default_factory=list)  # game, mover, turn
+
+    def write(self, now) -> None:
+        from games import deadlines
+
+        if self.moves:
+            Move.objects.bulk_create(self.moves)
+        if self.bot_seats:
+            Seat.objects.filter(pk__in=self.bot_seats).update(bot=True)
+        if self.games:
+            update_games(self.games, SAVED_FIELDS)
+        if self.paused:
+            update_games(self.paused, deadlines.SCHEDULE_FIELDS)
+        deadlines.notify(turns_began=self.turns_began, timed_out=self.timed_out, now=now)
+
+
+def update_games(games: list[Game], fields: list[str]) -> None:
+    """Write ``fields`` of many games in ONE UPDATE joined on a row source (handsite.bulk): what
+    ``bulk_update`` does without a CASE expression per game and column."""
+    if not games:
+        return
+    columns = [Game._meta.pk, *(Game._meta.get_field(name) for name in fields)]
+    source, params = bulk.rows(
+        columns,
+        [[c.get_db_prep_save(getattr(game, c.attname), connection) for c in columns] for game in games],
+    )
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(c.column) for c in columns)
+    sets = ", ".join(f"{quote(c.column)} = v.{quote(c.column)}" for c in columns[1:])
+    table, pk = quote(Game._meta.db_table), quote(Game._meta.pk.column)
+    sql = f"WITH v ({names}) AS ({source}) UPDATE {table} SET {sets} FROM v WHERE {table}.{pk} = v.{pk}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def expire_due(*, now=None, game_ids: list[int] | None = None, limit: int = DEADLINE_BATCH) -> dict[int, str]:
+    """One batch of the deadline scan: the games whose deadline has passed (the soonest ``limit``, or
+    those of ``game_ids`` that are due), in ONE transaction with the same few queries whatever the
+    batch's size: lock the due games with their seats (skipping any a move holds: the next scan takes
+    them), read the preferences of the players to move, then the states of the games that need a move,
+    and write moves, games and notifications for the whole batch at once.
+
+    Per game, as a move would: the timeout rule (an automatic move, or a bot takes the seat), logged
+    as a TIMEOUT move, then the bots that follow, and "time ran out" for the player; a player on
+    vacation instead has the deadline paused (deadlines.pause_for_vacation). A game of rule "nothing"
+    is never read. Returns {game id: "timed_out" | "paused"} for the games it changed.
+    """
+    from games import deadlines
+    from handsite.models import NotificationPreference
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = Game.objects.filter(DEADLINE_SCAN, deadline_at__lte=now)
+        if game_ids is not None:
+            due = due.filter(pk__in=game_ids)
+        due = due.order_by("deadline_at").values("pk")[:limit]
+        rows = list(
+            Seat.objects.select_for_update(of=("game",), skip_locked=True)
+            .select_related("game__group")  # the group: the notifications' links
+            .defer("game__state")
+            .filter(DEADLINE_SCAN_OF_SEAT, game_id__in=due, game__deadline_at__lte=now)
+            .order_by("game_id", "number")
+        )
+        games: dict[int, tuple[Game, list[Seat]]] = {}
+        for seat in rows:
+            game, seats = games.setdefault(seat.game_id, (seat.game, []))
+            seat.game = game  # one Game object per game (select_related made one per row)
+            seats.append(seat)
+        movers = {
+            game_id: next((s for s in seats if s.number == game.turn_seat and s.user_id and not s.bot), None)
+            for game_id, (game, seats) in games.items()
+        }
+        prefs = {
+            pref.user_id: pref
+            for pref in NotificationPreference.objects.filter(
+                user_id__in={seat.user_id for seat in movers.values() if seat is not None}
+            )
+        }
+        batch, outcome = _Batch(), {}
+        to_move = []
+        for game_id, (game, _seats) in games.items():
+            mover = movers[game_id]
+            pref = prefs.get(mover.user_id) if mover is not None else None
+            if pref is not None and pref.on_vacation(now):
+                deadlines.pause_for_vacation(game, pref, now)
+                batch.paused.append(game)
+                outcome[game_id] = "paused"
+            else:
+                to_move.append(game_id)
+        states = (
+            dict(Game.objects.filter(pk__in=to_move).order_by().values_list("pk", "state")) if to_move else {}
+        )
+        for game_id in to_move:
+            game, seats = games[game_id]
+            game.state = states.pop(game_id)  # the raw state goes with the game (not held twice)
+            if movers[game_id] is not None:
+                batch.timed_out.append((game, movers[game_id], game.turn_version))
+            _timeout(game, seats, batch)
+            outcome[game_id] = "timed_out"
+        batch.write(now)
+    return outcome
+
+
+DEADLINE_SCAN_OF_SEAT = Q(game__status=GameStatus.ACTIVE, game__deadline_at__isnull=False) & ~Q(
+    game__timeout_rule=TimeoutRule.NOTHING
+)
+"""games.models.DEADLINE_SCAN seen from a seat: re-checked on the locked rows."""
+
+
+def _timeout(game: Game, seats: list[Seat], batch: _Batch | None = None) -> MoveResult:
+    """The game's timeout rule for the seat to move, then the bots that follow (``game.state`` loaded)."""
+    state = load_state(game)
+    previous_turn = _turn_key(state)
+    number = state.current
+    result = MoveResult(game=game, seats=seats, state=state)
+    if game.timeout_rule == TimeoutRule.BOT:
+        seat = next(s for s in seats if s.number == number)
+        seat.bot = True
+        if batch is not None:
+            batch.bot_seats.append(seat.pk)
+        else:
+            seat.save(update_fields=["bot"])
+    else:
+        for action in _auto_moves(state, number):
+            deal = state.deal.number
+            events = engine.apply(state, number, action)
+            _log(result, number, action, events, kind=MoveKind.TIMEOUT, deal=deal)
+    _run_bots(result)
+    _save(result, previous_turn=previous_turn, batch=batch)
+    return result
+
+
+# --- The reminder scan, in batches -------------------------------------------------------------
+
+REMINDER_BATCH = 1000
+"""Games one transaction of the reminder scan plans (its queries do not grow with it)."""
+
+
+def plan_reminders(*, now=None, game_ids: list[int] | None = None, limit: int = REMINDER_BATCH) -> dict:
+    """One batch of the reminder scan: the games whose ``next_reminder_at`` has come (the soonest
+    ``limit``; games a move holds are skipped, the next scan takes them), or the games ``game_ids``
+    whatever their time (a vacation booked or ended). ONE transaction with the same few queries
+    whatever the batch's size, and no game's state: lock the games, read the people to move and their
+    preferences, decide each game's plan (deadlines.schedule: reminders, the low-time warning, quiet
+    hours, vacation) and write the games and the notifications for the whole batch at once.
+    Returns {game id: the new ``next_reminder_at``}."""
+    from games import deadlines
+    from handsite.models import NotificationPreference
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        if game_ids is None:
+            due = Game.objects.filter(
+                status=GameStatus.ACTIVE, next_reminder_at__isnull=False, next_reminder_at__lte=now
+            ).order_by("next_reminder_at")
+            locked = Game.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+                pk__in=due.values("pk")[:limit]
+            )
+        else:
+            locked = Game.objects.select_for_update(of=("self",)).filter(pk__in=game_ids)
+        games = list(locked.select_related("group").defer("state").order_by())  # group: the links
+        movers = {
+            row["game_id"]: row["user_id"]
+            for row in Seat.objects.filter(
+                game_id__in=[game.pk for game in games if game.turn_seat is not None],
+                game__turn_seat=F("number"),
+                bot=False,
+                user__isnull=False,
+            ).values("game_id", "user_id")
+        }
+        prefs = {
+            p.user_id: p for p in NotificationPreference.objects.filter(user_id__in=set(movers.values()))
+        }
+        due = []
+        for game in games:
+            mover_id = movers.get(game.pk)
+            pref = prefs.get(mover_id) or NotificationPreference(
+                user_id=mover_id, time_zone=settings.TIME_ZONE
+            )
+            for kind, number in deadlines.schedule(game, mover_id, pref, now):
+                due.append((game, mover_id, kind, number))
+        update_games(games, deadlines.SCHEDULE_FIELDS)
+        deadlines.notify(reminders=due, now=now)
+    return {game.pk: game.next_reminder_at for game in games}
+
+
+@transaction.atomic
+def end_pauses(*, now, game_ids: list[int]) -> None:
+    """A player back early from vacation: their games' paused deadlines come back by the unused time
+    (deadlines.unpause) and are planned again, in a constant number of queries."""
+    from games import deadlines
+
+    games = list(
+        Game.objects.select_for_update(of=("self",)).filter(pk__in=game_ids).defer("state").order_by()
+    )
+    for game in games:
+        deadlines.unpause(game, now)
+    update_games(games, deadlines.SCHEDULE_FIELDS)
+    plan_reminders(now=now, game_ids=game_ids)

@@ -3,28 +3,39 @@ twice (the scans re-check everything under the game's row lock)."""
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
 
-from games import deadlines
+from games import services
 from handsite.tasks import SCAN_TIME_LIMITS, TIME_LIMITS, QueuedAfterCommit
+
+SCAN_BUDGET = 40
+"""Seconds a scan starts new batches for (under the soft time limit; the next beat goes on)."""
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def scan_reminders() -> int:
-    """Beat, every minute: plan every game whose ``next_reminder_at`` has come (indexed scan)."""
-    due = deadlines.due_reminders()
-    for game_id in due:
-        deadlines.plan(game_id)
-    return len(due)
+    """Beat, every minute: plan every game whose ``next_reminder_at`` has come (indexed scan), a batch
+    (services.REMINDER_BATCH games, one transaction) at a time."""
+    done, stop = 0, time.monotonic() + SCAN_BUDGET
+    while True:
+        planned = services.plan_reminders()
+        done += len(planned)
+        if len(planned) < services.REMINDER_BATCH or time.monotonic() > stop:
+            return done
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def scan_deadlines() -> int:
-    """Beat, every minute: apply the timeout rule of every game whose deadline has passed."""
-    due = deadlines.due_deadlines()
-    for game_id in due:
-        deadlines.expire(game_id)
-    return len(due)
+    """Beat, every minute: apply the timeout rule of every game whose deadline has passed, a batch
+    (services.DEADLINE_BATCH games, one transaction) at a time."""
+    done, stop = 0, time.monotonic() + SCAN_BUDGET
+    while True:
+        changed = services.expire_due()
+        done += len(changed)
+        if len(changed) < services.DEADLINE_BATCH or time.monotonic() > stop:
+            return done
 
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)

@@ -20,14 +20,14 @@ import secrets
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, send_mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from handsite import notifications, signals
+from handsite import bulk, notifications, signals
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import (
@@ -440,6 +440,54 @@ def queue_sending(notification_id: int) -> None:
     from handsite.tasks import send_notification
 
     send_notification.delay_on_commit(notification_id)
+
+
+SEND_CHUNK = 25
+"""Notifications one sending task delivers when a scan writes many (one broker message per chunk)."""
+
+
+def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> list[int]:
+    """:func:`notify` for many rows at once (a scan's batch): ONE query whatever their number, rows
+    whose ``key`` exists already skipped (exactly-once as with notify). Each row has ``recipient`` (a
+    user id), ``kind``, ``key`` and optionally ``topic``, ``subject``, ``body``, ``link``, ``data``,
+    ``send_after``. Queues the sending after the commit, SEND_CHUNK rows per task. Returns the new ids."""
+    if not rows:
+        return []
+    now = now or timezone.now()
+    objects = [
+        Notification(
+            user_id=row["recipient"],
+            kind=row["kind"],
+            key=row["key"],
+            topic=row.get("topic", ""),
+            subject=row.get("subject", "")[:200],
+            body=row.get("body", ""),
+            link=row.get("link", ""),
+            data=row.get("data") or {},
+            send_after=row.get("send_after") or now,
+            created_at=now,
+        )
+        for row in rows
+    ]
+    fields = [f for f in Notification._meta.concrete_fields if not f.primary_key]
+    quote = connection.ops.quote_name
+    source, params = bulk.rows(
+        fields,
+        [[f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields] for obj in objects],
+    )
+    sql = (
+        f"INSERT INTO {quote(Notification._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = [found for (found,) in cursor.fetchall()]
+    if ids:
+        from handsite.tasks import send_notifications
+
+        for start in range(0, len(ids), SEND_CHUNK):
+            send_notifications.delay_on_commit(ids[start : start + SEND_CHUNK])
+    return ids
 
 
 def mark_read(user, notification_id: int | None = None, *, topic: str | None = None) -> int:

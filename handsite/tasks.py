@@ -66,6 +66,17 @@ def send_notification(notification_id: int) -> str:
     return services.deliver(notification_id)
 
 
+@shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
+def send_notifications(notification_ids: list[int]) -> dict:
+    """Send a few notifications' e-mails (services.notify_many queues a scan's rows this way), each at
+    most once as with send_notification. Returns the count of each outcome."""
+    outcomes: dict[str, int] = {}
+    for notification_id in notification_ids:
+        outcome = services.deliver(notification_id)
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes
+
+
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def send_pending_notifications() -> dict:
     """Beat, every minute: whatever is still pending and due (broker was down, a worker died, quiet
