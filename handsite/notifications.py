@@ -235,7 +235,9 @@ class Email:
 
 
 def site_name() -> str:
-    return settings.SITE_NAME
+    """The site's name in the active language: the default "Hand" is a message of the catalogue (هاند);
+    a name set in SITE_NAME that the catalogue does not know is used as it is."""
+    return _(settings.SITE_NAME)
 
 
 def plain_subject(subject: str) -> str:

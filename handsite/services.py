@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from handsite import bulk, notifications, signals
 from handsite.i18n import language_for_address
@@ -272,7 +273,7 @@ def send_invitation_email(invitation_id: int) -> bool:
         "group": invitation.group,
         "inviter": invitation.created_by,
         "link": absolute_url(invitation.get_absolute_url()),
-        "site_name": settings.SITE_NAME,
+        "site_name": notifications.site_name(),
     }
     # The invited person's language if they have an account, else the inviter's.
     with translation.override(language_for_address(invitation.email, invitation.created_by)):
@@ -360,7 +361,12 @@ def book_vacation(user, days: int, now: datetime.datetime | None = None) -> Noti
     left = notifications.vacation_allowance() - pref.vacation_days_used
     if days > left:
         raise notifications.PreferenceError(
-            _("You have %(left)s vacation days left this year.") % {"left": max(left, 0)}
+            ngettext(
+                "You have %(left)s vacation day left this year.",
+                "You have %(left)s vacation days left this year.",
+                max(left, 0),
+            )
+            % {"left": max(left, 0)}
         )
     start = pref.vacation_until if pref.on_vacation(now) else now
     if not pref.on_vacation(now):

@@ -187,6 +187,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "handsite" / "locale"]
+# Arabic formats that Django lacks (DATETIME_FORMAT ...): handsite/formats/ar/formats.py.
+FORMAT_MODULE_PATH = ["handsite.formats"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_TZ = True

@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine.picker import PICKER_RANKS, picker_faces
@@ -73,7 +74,11 @@ def link_guest(request, group, membership):
         else:
             messages.success(
                 request,
-                _("%(guest)s is now %(name)s on %(count)s seats.")
+                ngettext(
+                    "%(guest)s is now %(name)s on %(count)s seat.",
+                    "%(guest)s is now %(name)s on %(count)s seats.",
+                    count,
+                )
                 % {
                     "guest": form.cleaned_data["guest_name"],
                     "name": form.cleaned_data["user"].name,
