@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0005_move_deal"),
+        ("games", "0006_leave_and_end"),
     ]
 
     operations = [
