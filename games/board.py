@@ -118,6 +118,8 @@ def build(
     ``fresh``: ids of cards put on the table since the viewer's last move (highlighted). Describes
     only what it shows: the last :data:`LOG_LINES` lines of the deal's log."""
     picture = engine.view(state, viewer)
+    if picture.get("family") == "hand-and-foot":
+        return build_foot(state, seats, picture, viewer=viewer, sort=sort, selected=selected, fresh=fresh)
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
     left = {seat.number for seat in seats if getattr(seat, "left_at", None) is not None}
@@ -271,3 +273,174 @@ def _take_label(action: dict, state: engine.GameState) -> SafeString:
     return format_html(
         _("Take {card} and meld {melds}"), card=top_html, melds=mark_safe(" · ".join(str(p) for p in parts))
     )
+
+
+# --- Hand and Foot ---------------------------------------------------------------------------------
+
+
+def _missing_sentence(missing: list[str], *, teams: bool, yours: bool) -> str:
+    """What a side still needs to go out, in words ("Your team needs a red book.")."""
+    if not missing:
+        return _("Has the books to go out.") if not yours else _("You have the books to go out.")
+    red, black = "red" in missing, "black" in missing
+    if yours and teams:
+        if red and black:
+            return _("To go out your team needs a red book and a black book.")
+        return (
+            _("To go out your team needs a red book.")
+            if red
+            else _("To go out your team needs a black book.")
+        )
+    if yours:
+        if red and black:
+            return _("To go out you need a red book and a black book.")
+        return _("To go out you need a red book.") if red else _("To go out you need a black book.")
+    if red and black:
+        return _("Needs a red book and a black book to go out.")
+    return _("Needs a red book to go out.") if red else _("Needs a black book to go out.")
+
+
+def build_foot(
+    state, seats, picture: dict, *, viewer: int | None, sort: str, selected=(), fresh=frozenset()
+) -> dict:
+    """The board of a Hand and Foot game: each side's melds and books (red/black), book counts, what
+    each side still needs to go out, hand and foot sizes, the discard pile's size and top, the deal's
+    opening minimum; the buttons of the moves allowed now."""
+    names = {seat.number: seat.name for seat in seats}
+    bots = {seat.number for seat in seats if seat.bot}
+    legal = engine.legal_actions(state, viewer) if viewer is not None else []
+    types = {action["type"] for action in legal}
+    layoff_ids = {t["meld"] for a in legal if a["type"] == "lay_off" for t in a["targets"]}
+    selected = {int(x) for x in selected}
+    hand = [
+        {"id": card["id"], "html": card_html(card), "selected": card["id"] in selected}
+        for card in sorted(picture["hand"] or [], key=lambda c: sort_key(c, sort))
+    ]
+    seat_rows = [
+        {
+            **row,
+            "number": row["seat"],
+            "name": names.get(row["seat"], ""),
+            "bot": row["seat"] in bots,
+            "is_turn": picture["current"] == row["seat"],
+            "is_you": viewer == row["seat"],
+        }
+        for row in picture["seats"]
+    ]
+    sides = []
+    for side in picture["sides"]:
+        yours = picture["side"] is not None and side["side"] == picture["side"]
+        sides.append(
+            {
+                **side,
+                "title": " & ".join(names.get(n, "") for n in side["seats"]),
+                "yours": yours,
+                "missing": _missing_sentence(side["books_missing"], teams=picture["teams"], yours=yours),
+                "melds": [
+                    {
+                        **meld,
+                        "cards": [card_html(card) for card in meld["cards"]],
+                        "can_lay_off": meld["id"] in layoff_ids,
+                        "fresh": any(card["id"] in fresh for card in meld["cards"]),
+                    }
+                    for meld in side["melds"]
+                ],
+            }
+        )
+    takes = []
+    for option, action in enumerate(moves.offers(legal)):
+        top = state.deal.discard[-1]
+        with_top = cards_html([_public(state, i) for i in action["cards"]])
+        if action.get("melds"):
+            melds = mark_safe(
+                " · ".join(str(cards_html([_public(state, i) for i in spec])) for spec in action["melds"])
+            )
+            label = format_html(
+                _("Take the pile: {card} with {cards}, and open with {melds}"),
+                card=card_html({"id": top.id, "face": top.face}),
+                cards=with_top,
+                melds=melds,
+            )
+        else:
+            label = format_html(
+                _("Take the pile: {card} with {cards}"),
+                card=card_html({"id": top.id, "face": top.face}),
+                cards=with_top,
+            )
+        takes.append({"option": option, "label": label})
+    log_lines = [line for line in (describe(e, names) for e in picture["log"]) if line is not None]
+    deals = [
+        {"number": i + 1, "points": points, "void": False}
+        for i, points in enumerate(picture["scores"]["deals"])
+    ]
+    last_deal = None
+    if picture["last_deal"]:
+        last = picture["last_deal"]
+        last_deal = {
+            "number": last["deal"] + 1,
+            "winner": names.get(last["winner"]) if last.get("winner") is not None else None,
+            "void": False,
+            "hand": False,
+            "stock_out": last.get("finish") == "stock",
+            "rows": [
+                {"name": names.get(n, ""), "points": last["points"][n], "cards": cards_html(last["hands"][n])}
+                for n in range(state.players)
+            ],
+        }
+    standings = sorted(
+        (
+            {
+                "name": names.get(n, ""),
+                "total": picture["scores"]["totals"][n],
+                "winner": n in picture["winners"],
+            }
+            for n in range(state.players)
+        ),
+        key=lambda row: (not row["winner"], -row["total"]),
+    )
+    final_hands = None
+    if picture.get("hands") is not None:
+        final_hands = [
+            {"name": names.get(n, ""), "cards": cards_html(hand)} for n, hand in enumerate(picture["hands"])
+        ]
+    return {
+        "foot": True,
+        "standings": standings,
+        "final_hands": final_hands,
+        "view": picture,
+        "names": names,
+        "seat_rows": seat_rows,
+        "hand": hand,
+        "sides": sides,
+        "meld_groups": [],
+        "discard_top": card_html(picture["discard"]["top"]) if picture["discard"]["top"] else None,
+        "indicator": None,
+        "offer": {
+            "draw": "draw" in types,
+            "discard": "discard" in types,
+            "meld": "meld"
+            if "meld" in types or (viewer is not None and picture["your_turn"] and picture["phase"] == "play")
+            else None,
+            "takes": takes,
+            "take_custom": bool(takes),
+            "lay_off": bool(layoff_ids),
+            "exchanges": [],
+            "declare_hand": False,
+            "redeal": False,
+            "end_turn": "end_turn" in types,
+            "hints": len(takes),
+            "draw_phase": picture["your_turn"] and picture["phase"] == "draw",
+            "play_phase": picture["your_turn"] and picture["phase"] == "play",
+            "has_discard": picture["discard"]["takeable"],
+            "announce": False,
+            "lay_off_anywhere": False,
+        },
+        "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
+        "deal_fresh": bool(picture["last_deal"]) and sum(state.deal.turns) <= 1,
+        "log_lines": list(reversed(log_lines))[:30],
+        "deals": deals,
+        "totals": picture["scores"]["totals"],
+        "last_deal": last_deal,
+        "turn_name": names.get(picture["current"]) if picture["current"] is not None else None,
+        "sort": sort,
+    }

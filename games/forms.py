@@ -102,7 +102,7 @@ class GameForm(PartnershipFields, forms.Form):
         }
         data = self.data if self.is_bound else {}
         chosen = data.get("variant") or variant or "classic"
-        self.variant_slug = chosen if chosen in engine.HAND_VARIANTS else "classic"
+        self.variant_slug = chosen if chosen in engine.VARIANTS else "classic"
         self.fields["variant"].initial = self.variant_slug
         seat_choices = [("", _("— nobody —")), (BOT, _("Practice bot"))]
         seat_choices += [(pk, user.name) for pk, user in self.members.items()]
@@ -113,7 +113,7 @@ class GameForm(PartnershipFields, forms.Form):
             self.fields[f"seat_{number}"] = field
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
-        variant_data = engine.HAND_VARIANTS[self.variant_slug]
+        variant_data = engine.VARIANTS[self.variant_slug]
         self.variant_name = _(variant_data.name)
         self.add_partnership_fields(variant_data)
         self.option_names = []

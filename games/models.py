@@ -22,6 +22,8 @@ VARIANT_CHOICES = [
     ("saudi", _("Saudi Hand")),
     ("kuwaiti", _("Kuwaiti Hand")),
     ("egyptian", _("Egyptian Hand")),
+    ("hand-and-foot", _("Hand and Foot")),
+    ("hand-and-foot-teams", _("Hand and Foot, team rules")),
 ]
 
 # Time per move, in hours (0: no limit).

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from games import engine
 from games.engine import actions as engine_actions
+from games.engine.handfoot_deal import is_wild as foot_wild
 from games.engine.melds import face_text
 
 # The buttons of the play page (``act``).
@@ -34,6 +35,7 @@ PLAY_ACTS = (
     "lay_down",  # every staged meld in one action
     "declare_hand",
     "redeal",
+    "end_turn",  # Hand and Foot (002): end a turn in which the player ran to the foot, without a discard
 )
 STAGING_ACTS = ("stage", "stage_take", "unstage")  # put aside / with the discard / take back ``option``
 ACTS = PLAY_ACTS + STAGING_ACTS
@@ -94,7 +96,7 @@ class StagedMeld:
 def offers(legal: list[dict]) -> list[dict]:
     """The complete moves the page offers as buttons (ways to take the discard, wild exchanges), from
     the engine's legal actions, in a fixed order: ``act=offer&option=N`` names the Nth."""
-    result = [action for action in legal if action["type"] == "take_discard"]
+    result = [action for action in legal if action["type"] in ("take_discard", "take_pile")]
     for action in legal:
         if action["type"] == "exchange":
             result.extend(action["options"])
@@ -129,6 +131,8 @@ def _top(state: engine.GameState):
 
 def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: list[dict]) -> dict:
     """The engine action for a (non-staging) request; the engine then checks everything."""
+    if is_foot(state):
+        return foot_action(state, seat, request)
     act = request.act
     if act in ("draw", "declare_hand", "redeal"):
         return {"type": act}
@@ -173,6 +177,79 @@ def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: 
         return offered[request.option]
     if act == "lay_down":
         return lay_down_action(state, seat, staged)
+    raise engine.IllegalAction(gettext_noop("That is not a move."))
+
+
+def is_foot(state) -> bool:
+    """A Hand and Foot game (its own moves: no staging, no wild cards to name)."""
+    return getattr(state, "family", "hand") == "hand-and-foot"
+
+
+def group_by_rank(cards) -> list[list]:
+    """Hand and Foot: selected cards as melds of one rank each. Natural cards are grouped by rank; a
+    wild card goes first to a group of two naturals (which needs one to be a meld), then to the
+    largest group that still has more naturals than wild cards. The engine checks the result."""
+    groups: dict[int, list] = {}
+    wilds = []
+    for card in cards:
+        if foot_wild(card):
+            wilds.append(card)
+        else:
+            groups.setdefault(card.rank, []).append(card)
+    melds = sorted(groups.values(), key=lambda g: -len(g))
+    extra = {id(g): 0 for g in melds}
+    for wild in wilds:
+        needy = [g for g in melds if len(g) == 2 and extra[id(g)] == 0]
+        room = [g for g in melds if len(g) - extra[id(g)] > extra[id(g)] + 1]
+        target = (needy or room or melds or [None])[0]
+        if target is None:
+            melds.append([wild])  # wild cards alone: the engine says why that is no meld
+            extra[id(melds[-1])] = 1
+            continue
+        target.append(wild)
+        extra[id(target)] += 1
+    return melds
+
+
+def foot_action(state, seat: int, request: MoveRequest) -> dict:
+    """A Hand and Foot press as the engine action: draw, take the pile (the selected cards of the top
+    card's rank go with it; the others, 002 before opening, are the rest of the opening), meld (the
+    selected cards grouped by rank, in one action), lay off, discard, end the turn, or an offer."""
+    act = request.act
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    if act in ("draw", "end_turn"):
+        return {"type": act}
+    if act == "discard":
+        if len(request.cards) != 1:
+            raise engine.IllegalAction(gettext_noop("Select exactly one card to discard."))
+        return {"type": "discard", "card": request.cards[0]}
+    if act in ("meld", "take"):
+        cards = list(request.cards)
+        if any(card_id not in hand for card_id in cards):
+            raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
+        if act == "meld":
+            if not cards:
+                raise engine.IllegalAction(gettext_noop("Select the cards to meld first."))
+            return {
+                "type": "meld",
+                "melds": [[c.id for c in m] for m in group_by_rank([hand[i] for i in cards])],
+            }
+        top = _top(state)
+        with_top = [i for i in cards if hand[i].rank == top.rank]
+        rest = [hand[i] for i in cards if hand[i].rank != top.rank]
+        action: dict = {"type": "take_pile", "cards": with_top}
+        if rest:
+            action["melds"] = [[c.id for c in m] for m in group_by_rank(rest)]
+        return action
+    if act == "lay_off":
+        meld = _need_meld(request)
+        cards = _need_cards(request, gettext_noop("Select the cards to lay off first."))
+        return {"type": "lay_off", "meld": meld, "cards": cards}
+    if act == "offer":
+        offered = offers(engine.legal_actions(state, seat))
+        if request.option is None or request.option >= len(offered):
+            raise engine.IllegalAction(gettext_noop("That move is no longer possible."))
+        return offered[request.option]
     raise engine.IllegalAction(gettext_noop("That is not a move."))
 
 
@@ -259,7 +336,9 @@ def _read_one(
 
 def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[StagedMeld]:
     """The staged melds that still hold in this state (a card discarded since, a discard staged before
-    drawing...: that meld is dropped, the others stay)."""
+    drawing...: that meld is dropped, the others stay). Hand and Foot stages nothing."""
+    if is_foot(state):
+        return []
     result: list[StagedMeld] = []
     taken: set[int] = set()
     for spec in specs:
@@ -275,6 +354,8 @@ def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[S
 def stage(state: engine.GameState, seat: int, staged: list[dict], request: MoveRequest) -> list[dict]:
     """The staged melds after ``request`` (stage / stage_take / unstage). Raises DomainError (an
     AmbiguousWild when a wild card must be named)."""
+    if is_foot(state):
+        raise engine.IllegalAction(gettext_noop("That is not a move."))
     current = read_staged(state, seat, staged)
     specs = [meld.spec for meld in current]
     if request.act == "unstage":
@@ -311,8 +392,13 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
     :func:`to_action`; staging first where the action lays down several melds). For tests, benches
     and bots driving the views."""
     kind = action["type"]
-    if kind in ("draw", "declare_hand", "redeal"):
+    if kind in ("draw", "declare_hand", "redeal", "end_turn"):
         return [MoveRequest(act=kind)]
+    if is_foot(state) and kind == "meld":
+        return [MoveRequest(act="meld", cards=tuple(i for spec in action["melds"] for i in spec))]
+    if is_foot(state) and kind == "take_pile" and action not in offers(engine.legal_actions(state, seat)):
+        extra = tuple(i for spec in action.get("melds") or [] for i in spec)
+        return [MoveRequest(act="take", cards=(*action["cards"], *extra))]
     if kind == "discard":
         return [MoveRequest(act="discard", cards=(action["card"],))]
     if kind in ("lay_off", "exchange"):

@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from games import engine, moves
 from games.engine.bot import worst_card
 from games.models import DEADLINE_SCAN, Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
+from games.moves import is_foot
 from handsite import bulk
 from handsite.models import Membership
 
@@ -152,7 +153,7 @@ def create_game(
     """Create a game in ``group``. ``seats`` lists, in seat order, users (group members) or :data:`BOT`.
     The creator's seat (if seated) and bots are filled at once; other members are invited and must
     accept. The options are validated and frozen now; the game deals when every seat is filled."""
-    if variant not in engine.HAND_VARIANTS:
+    if variant not in engine.VARIANTS:
         raise GameError(_("Choose a rule set from the list."))
     players = len(seats)
     try:
@@ -741,7 +742,10 @@ def end_game(*, game_id: int, actor, group_slug: str | None = None) -> Game:
 
 def _auto_moves(state: engine.GameState, seat: int) -> list[dict]:
     """The timeout move: draw (if not drawn yet) and discard the drawn card; never melds. If the drawn
-    card cannot be discarded (or nothing was drawn: a first turn of 15 cards), the bot's worst card."""
+    card cannot be discarded (or nothing was drawn: a first turn of 15 cards), the bot's worst card.
+    Hand and Foot: draw (or take the pile when the draw pile is too small), then the bot's discard."""
+    if is_foot(state):
+        return _foot_auto_moves(state, seat)
     moves = []
     work = state.copy()
     drawn = None
@@ -762,6 +766,32 @@ def _auto_moves(state: engine.GameState, seat: int) -> list[dict]:
         if engine.can(work, seat, action):
             return [*moves, action]
     raise ObjectDoesNotExist("no card can be discarded")  # pragma: no cover - the engine always allows one
+
+
+def _foot_auto_moves(state, seat: int) -> list[dict]:
+    """Hand and Foot timeout: draw (or take the pile when the draw pile is too small), then discard the
+    card the bot needs least; if no discard is allowed (004, only wild cards that can be laid off), the
+    bot finishes the turn."""
+    from games.engine.handfoot_play import _discard_order
+    from games.engine.handfoot_play import bot_action as foot_bot
+
+    work = state.copy()
+    done = []
+    if work.deal.phase == engine.DRAW:
+        first = engine.legal_actions(work, seat)[0]  # "draw" when the draw pile allows it, else the pile
+        engine.apply(work, seat, first)
+        done.append(first)
+    for card in _discard_order(work, seat):
+        action = {"type": "discard", "card": card.id}
+        if engine.can(work, seat, action):
+            return [*done, action]
+    for _step in range(60):
+        if work.finished or work.deal.current != seat:
+            break
+        action = foot_bot(work, seat)
+        engine.apply(work, seat, action)
+        done.append(action)
+    return done
 
 
 # --- The deadline scan, in batches -------------------------------------------------------------

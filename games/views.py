@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, movelog, rules, services
 from games import notifications as game_notifications
+from games import moves as moves_module
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
@@ -74,7 +75,9 @@ def _staged(staged, state, viewer) -> dict:
             for meld in staged
         ],
         "staged_total": sum(meld.value or 0 for meld in staged),
-        "staged_opening": viewer is not None and not state.deal.opened[viewer],
+        "staged_opening": viewer is not None
+        and not moves_module.is_foot(state)
+        and not state.deal.opened[viewer],
         "staged_has_discard": any(meld.with_discard for meld in staged),
     }
 
@@ -134,6 +137,8 @@ def _context(
             fresh=since.card_ids,
         )
         context["panels"] = _panels(context["board"])
+        if context["board"].get("foot"):
+            context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
         context.update(_staged(staged, state, viewer))
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
@@ -331,13 +336,22 @@ def game_replay(request, group, membership, game_id):
     ]
     events = engine.visible_events(state.deal.events, None, reveal=True)
     lines = [line for line in (board.describe(e, names) for e in events) if line is not None]
-    melds = [
-        {
-            "owner": names[tm.owner],
-            "cards": board.cards_html(board.sorted_cards(tm.meld.cards, keep_order=True)),
-        }
-        for tm in state.deal.melds
-    ]
+    if moves_module.is_foot(state):  # a Hand and Foot meld belongs to a side (a player, or a team)
+        melds = [
+            {
+                "owner": " & ".join(names[n] for n in state.side_seats(tm.side)),
+                "cards": board.cards_html(board.sorted_cards(tm.cards, keep_order=True)),
+            }
+            for tm in state.deal.melds
+        ]
+    else:
+        melds = [
+            {
+                "owner": names[tm.owner],
+                "cards": board.cards_html(board.sorted_cards(tm.meld.cards, keep_order=True)),
+            }
+            for tm in state.deal.melds
+        ]
     starts: dict[int, int] = {}  # deal (0-based) -> the step at which it starts
     for index, (_seat, _action, deal) in enumerate(rows):
         if deal is not None and deal not in starts:

@@ -45,15 +45,16 @@ def visible_ids(state: engine.GameState, seat: int | None) -> set[int]:
     """Card ids ``seat`` may see now (None: a watcher), from the raw state and events."""
     deal = state.deal
     ids = {card.id for card in deal.discard}
-    ids |= {card.id for tm in deal.melds for card in tm.meld.cards}
-    if deal.indicator is not None:
+    ids |= {card.id for tm in deal.melds for card in _meld_cards(tm)}
+    if getattr(deal, "indicator", None) is not None:
         ids.add(deal.indicator.id)
     if seat is not None:
-        ids |= {card.id for card in deal.hands[seat]}
+        ids |= {card.id for card in deal.hands[seat]}  # Hand and Foot: a foot only once picked up
     if state.last_deal:
         ids |= {card["id"] for hand in state.last_deal["hands"] for card in hand}
     if state.finished:
         ids |= {card.id for hand in deal.hands for card in hand}
+        ids |= {card.id for foot in getattr(deal, "feet", ()) for card in foot}
     for event in deal.events:
         _collect({key: value for key, value in event.items() if key != "secret"}, ids)
         if "secret" in event and (state.finished or (seat is not None and event.get("seat") == seat)):
@@ -65,10 +66,16 @@ def faces_by_id(state: engine.GameState) -> dict[int, str]:
     """Every card of the deck by id (the deck is the same physical cards in every deal)."""
     deal = state.deal
     cards = [*deal.stock, *deal.discard, *(c for h in deal.hands for c in h)]
-    cards += [c for tm in deal.melds for c in tm.meld.cards]
-    if deal.indicator is not None:
+    cards += [c for foot in getattr(deal, "feet", ()) for c in foot]
+    cards += [c for tm in deal.melds for c in _meld_cards(tm)]
+    if getattr(deal, "indicator", None) is not None:
         cards.append(deal.indicator)
     return {card.id: card.face for card in cards}
+
+
+def _meld_cards(table_meld):
+    """A Hand table meld's cards, or a Hand and Foot meld's (which holds them itself)."""
+    return table_meld.meld.cards if hasattr(table_meld, "meld") else table_meld.cards
 
 
 def _collect(value, ids: set[int]) -> None:
