@@ -120,6 +120,7 @@ def build(
     picture = engine.view(state, viewer)
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
+    left = {seat.number for seat in seats if getattr(seat, "left_at", None) is not None}
     legal = engine.legal_actions(state, viewer) if viewer is not None else []
     types = {action["type"] for action in legal}
     layoff_ids = {t["meld"] for a in legal if a["type"] == "lay_off" for t in a["targets"]}
@@ -138,6 +139,7 @@ def build(
                 **row,
                 "name": names.get(number, ""),
                 "bot": number in bots,
+                "left": number in left,
                 "is_turn": picture["current"] == number,
                 "is_you": viewer == number,
             }

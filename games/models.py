@@ -43,6 +43,7 @@ class GameStatus(models.TextChoices):
     ACTIVE = "active", _("In play")
     FINISHED = "finished", _("Finished")
     CANCELLED = "cancelled", _("Cancelled")
+    ABANDONED = "abandoned", _("Ended early")  # by the group's owner or an admin; never scored or rated
 
 
 class TimeoutRule(models.TextChoices):
@@ -101,6 +102,14 @@ class Game(models.Model):
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("ended by"),
+    )  # who ended the game early (status "abandoned")
 
     class Meta:
         verbose_name = _("game")
@@ -147,6 +156,9 @@ class Seat(models.Model):
     )
     bot = models.BooleanField(_("played by a bot"), default=False)
     accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    # The player handed the seat to a bot (games.services.leave_game): when, and at which game version.
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+    left_version = models.PositiveIntegerField(_("left at version"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

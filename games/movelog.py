@@ -159,8 +159,16 @@ class LogPage:
     pages: int
 
 
-def page(game: Game, names: dict[int, str], number: int) -> LogPage:
-    """Page ``number`` (1 = the newest moves) of the whole game's log: two queries (count, slice)."""
+def _leave_line(seat) -> SafeString:
+    return format_html(
+        "<em>{}</em>", _("{name} left the game; a bot plays their seat from here on.").format(name=seat.name)
+    )
+
+
+def page(game: Game, names: dict[int, str], number: int, seats=()) -> LogPage:
+    """Page ``number`` (1 = the newest moves) of the whole game's log: two queries (count, slice).
+    ``seats``: the game's seats (a player leaving shows after the move it followed); an ended game
+    says so at the top of the first page."""
     rows = Move.objects.filter(game=game)
     total = rows.count()
     pages = max(1, -(-total // PAGE_SIZE))
@@ -170,6 +178,28 @@ def page(game: Game, names: dict[int, str], number: int) -> LogPage:
         start : start + PAGE_SIZE
     ]
     deals: list[dict] = []
+    chunk = list(chunk)
+    leaves = {}
+    for seat in seats:
+        if seat.left_version is not None:
+            leaves.setdefault(seat.left_version, []).append(seat)
+    if number == 1 and game.status == "abandoned":
+        ender = game.ended_by.name if game.ended_by_id else "—"
+        line = format_html(
+            "<em>{}</em>", _("{name} ended the game early; it is not scored.").format(name=ender)
+        )
+        deals.append({"number": None, "lines": [{"seq": "", "line": line, "when": game.finished_at}]})
+
+    def note(seat):
+        if not deals:
+            deals.append({"number": None, "lines": []})
+        deals[-1]["lines"].append({"seq": "", "line": _leave_line(seat), "when": seat.left_at})
+
+    if number == 1:  # left after the newest move
+        for version, left in leaves.items():
+            if version >= total:
+                for seat in left:
+                    note(seat)
     for row in chunk:
         name = names.get(row["seat"], "")
         line = describe(game, row["action"], name)
@@ -179,4 +209,6 @@ def page(game: Game, names: dict[int, str], number: int) -> LogPage:
         if not deals or deals[-1]["number"] != deal:
             deals.append({"number": deal, "lines": []})
         deals[-1]["lines"].append({"seq": row["seq"], "line": line, "when": row["created_at"]})
+        for seat in leaves.get(row["seq"] - 1, ()):  # left just before this move
+            note(seat)
     return LogPage(deals=deals, page=number, pages=pages)

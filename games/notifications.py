@@ -30,6 +30,8 @@ YOUR_TURN = "your_turn"
 REMINDER = "reminder"
 LOW_TIME = "low_time"
 TIMED_OUT = "timed_out"
+SEAT_LEFT = "seat_left"  # a player handed their seat to a bot
+GAME_ENDED = "game_ended"  # the group's owner or an admin ended the game early
 TURN_KINDS = (YOUR_TURN, REMINDER, LOW_TIME)
 """Kinds about the turn in progress: out of date (not e-mailed) once the turn is over."""
 
@@ -227,9 +229,33 @@ def register_all() -> None:
     notifications.register(Kind(name=REMINDER, email=notifications.EMAIL_REMINDER, **common))
     notifications.register(Kind(name=LOW_TIME, email=notifications.EMAIL_WARNING, **common))
     notifications.register(Kind(name=TIMED_OUT, email=notifications.EMAIL_WARNING, **common))
+    # Told once, in the words written with the row (subject, body, link): no renderer needed.
+    notifications.register(Kind(name=SEAT_LEFT, email=notifications.EMAIL_WARNING))
+    notifications.register(Kind(name=GAME_ENDED, email=notifications.EMAIL_WARNING))
     notifications.register_digest(DIGEST)
 
 
 def mark_game_read(user, game: Game) -> int:
     """Opening a game marks its notifications read (so its next "your turn" may be e-mailed)."""
     return services.mark_read(user, topic=topic(game.pk))
+
+
+def tell_players(game: Game, seats, *, kind: str, subject: str, body: str, skip_user_id=None) -> int:
+    """One notification for each person seated in ``game`` (bots and ``skip_user_id`` aside), in the
+    caller's transaction; exactly once per (game, kind, version)."""
+    told = 0
+    for seat in seats:
+        if seat.user_id is None or seat.user_id == skip_user_id:
+            continue
+        row = services.notify(
+            recipient=seat.user_id,
+            kind=kind,
+            key=f"game:{game.pk}:{seat.number}:{game.version}:{kind}",
+            topic=topic(game.pk),
+            subject=subject,
+            body=body,
+            link=game.get_absolute_url(),
+            data={"game": game.pk, "seat": seat.number},
+        )
+        told += row is not None
+    return told

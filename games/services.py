@@ -677,6 +677,67 @@ def hand_seat_to_bot(*, game_id: int, number: int) -> MoveResult:
     return result
 
 
+@transaction.atomic
+def leave_game(*, game_id: int, user, group_slug: str | None = None) -> MoveResult:
+    """``user`` hands their seat to a bot for the rest of the game (they stay recorded on the seat and
+    may watch). The other players are told; the log shows it."""
+    from games import notifications
+
+    game, seats = _locked(game_id, user=user, group_slug=group_slug)
+    seat = _player_seat(game, seats, user)
+    now = timezone.now()
+    seat.bot, seat.left_at, seat.left_version = True, now, game.version
+    seat.save(update_fields=["bot", "left_at", "left_version"])
+    state = load_state(game)
+    result = MoveResult(game=game, seats=seats, state=state)
+    previous_turn = _turn_key(state)
+    subject = _("{name} left {game}; a bot plays their seat.").format(name=seat.name, game=game)
+    notifications.tell_players(
+        game, seats, kind=notifications.SEAT_LEFT, subject=subject, body=subject, skip_user_id=user.pk
+    )
+    _run_bots(result)
+    _save(result, previous_turn=previous_turn)
+    return result
+
+
+@transaction.atomic
+def end_game(*, game_id: int, actor, group_slug: str | None = None) -> Game:
+    """The group's owner or an admin ends a game in play: it is kept (status "abandoned", shown with
+    its log) and never scored or rated. The players are told."""
+    from games import notifications
+
+    game, seats = _locked(game_id, user=actor, group_slug=group_slug)
+    if not Membership.objects.filter(
+        group_id=game.group_id, user=actor, role__in=("owner", "admin")
+    ).exists():
+        raise GameError(_("Only the group's owner or an admin can end a game."))
+    if game.status != GameStatus.ACTIVE:
+        raise GameError(_("The game is not in play."))
+    game.status = GameStatus.ABANDONED
+    game.finished_at = timezone.now()
+    game.ended_by = actor
+    game.turn_seat = game.turn_started_at = game.deadline_at = game.next_reminder_at = None
+    game.paused_until = None
+    game.staged = {}
+    subject = _("{name} ended {game} early; it will not be scored.").format(name=actor.name, game=game)
+    notifications.tell_players(
+        game, seats, kind=notifications.GAME_ENDED, subject=subject, body=subject, skip_user_id=actor.pk
+    )
+    _bump(
+        game,
+        "status",
+        "finished_at",
+        "ended_by",
+        "turn_seat",
+        "turn_started_at",
+        "deadline_at",
+        "next_reminder_at",
+        "paused_until",
+        "staged",
+    )
+    return game
+
+
 def _auto_moves(state: engine.GameState, seat: int) -> list[dict]:
     """The timeout move: draw (if not drawn yet) and discard the drawn card; never melds. If the drawn
     card cannot be discarded (or nothing was drawn: a first turn of 15 cards), the bot's worst card."""

@@ -174,7 +174,9 @@ def game_create(request, group, membership):
 @require_GET
 def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    return _render(request, _context(request, game, services.seats_of(game)))
+    context = _context(request, game, services.seats_of(game))
+    context["can_end"] = membership.can_manage and game.status == GameStatus.ACTIVE
+    return _render(request, context)
 
 
 def _small_number(text: str, digits: int) -> int | None:
@@ -251,7 +253,8 @@ def game_move(request, group_slug, game_id):
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
-    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game."""
+    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game. In
+    play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
     number = _small_number(request.POST.get("number", ""), 2)
@@ -266,6 +269,8 @@ def game_seat(request, group_slug, game_id):
             game_id=game_id, actor=request.user, number=number, group_slug=group.slug
         ),
         "cancel": lambda: services.cancel_game(game_id=game_id, actor=request.user, group_slug=group.slug),
+        "leave": lambda: services.leave_game(game_id=game_id, user=request.user, group_slug=group.slug),
+        "end": lambda: services.end_game(game_id=game_id, actor=request.user, group_slug=group.slug),
     }
     error = None
     try:
@@ -287,6 +292,10 @@ def game_seat(request, group_slug, game_id):
     return redirect(game)
 
 
+REPLAY_SPEEDS = ("0.5", "1", "2")
+"""Seconds between moves when the replay plays on by itself (``?play=1``)."""
+
+
 @group_view
 @require_GET
 def game_replay(request, group, membership, game_id):
@@ -295,8 +304,11 @@ def game_replay(request, group, membership, game_id):
     if game.status != GameStatus.FINISHED:
         raise Http404
     seats = services.seats_of(game)
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action"))
+    rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
+    moves = [(seat, action) for seat, action, _deal in rows]
     step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
+    speed = request.GET.get("play", "")
+    speed = speed if speed in REPLAY_SPEEDS else None
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
     names = {seat.number: seat.name for seat in seats}
     hands = [
@@ -312,6 +324,15 @@ def game_replay(request, group, membership, game_id):
         }
         for tm in state.deal.melds
     ]
+    starts: dict[int, int] = {}  # deal (0-based) -> the step at which it starts
+    for index, (_seat, _action, deal) in enumerate(rows):
+        if deal is not None and deal not in starts:
+            starts[deal] = index
+    deals = [{"number": deal + 1, "step": start} for deal, start in sorted(starts.items())]
+    results = [
+        {"number": n + 1, "points": list(record.score.points_by_seat()), "void": record.score.void}
+        for n, record in enumerate(state.records)
+    ]
     context = {
         "group": group,
         "game": game,
@@ -324,6 +345,11 @@ def game_replay(request, group, membership, game_id):
         if state.deal.discard
         else None,
         "deal_number": state.deal.number + 1,
+        "deals": deals,
+        "results": results,
+        "names": [names[n] for n in range(state.players)],
+        "speed": speed,
+        "speeds": REPLAY_SPEEDS,
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
@@ -355,7 +381,8 @@ def rules_page(request, slug):
 def game_log(request, group, membership, game_id):
     """Every move of the game, newest first, a page at a time (only that page's rows are read)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    names = {seat.number: seat.name for seat in services.seats_of(game)}
+    seats = services.seats_of(game)
+    names = {seat.number: seat.name for seat in seats}
     number = _small_number(request.GET.get("page", ""), 6) or 1
-    log = movelog.page(game, names, number)
+    log = movelog.page(game, names, number, seats)
     return render(request, "games/log.html", {"group": group, "game": game, "log": log})

@@ -51,7 +51,8 @@ def table(browser, live_server, log_in):
         if language != "en":
             context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
         page = context.new_page()
-        log_in(page, amira)
+        log_in(page, amira)  # (logging in stores a language on the person: set theirs after it)
+        type(amira).objects.filter(pk=amira.pk).update(language=language)
         page.goto(game.get_absolute_url())
         return page
 
@@ -110,3 +111,31 @@ def test_a_meld_put_aside_survives_a_reload(table):
         expect(page.locator(f"#pick-{card_id}")).to_have_count(0)
     _inside(page, "#hand")
     _inside(page, "#actions")
+
+
+def test_leaving_hands_the_seat_to_a_bot(browser, live_server, log_in):
+    from playwright.sync_api import expect
+
+    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
+    amira = MembershipFactory(group=group, user__display_name="Amira").user
+    omar = MembershipFactory(group=group, user__display_name="Omar").user
+    game = services.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, omar]
+    )
+    services.accept_seat(game_id=game.pk, user=omar)
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    log_in(page, amira)
+    page.goto(game.get_absolute_url())
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#leave summary").click()
+    page.get_by_role("button", name="Leave: a bot takes my seat").click()
+    expect(page.get_by_text("A bot plays your seat now; you are watching.")).to_be_visible()
+    expect(page.locator("#seat-list")).to_contain_text("left: a bot plays")
+    expect(page.locator("#hand")).to_have_count(0)
+    seat = game.seats.get(number=0)
+    assert seat.bot
+    assert seat.user == amira
+    assert Game.objects.get(pk=game.pk).status == "active"  # Omar plays on against the bot
+    page.screenshot(path=str(_path("table-360-left")))
+    context.close()
