@@ -128,7 +128,9 @@ class NumberList(forms.Field):
             raise forms.ValidationError(_("That is not a move."), code="too_many")
         numbers = []
         for text in values:
-            if not isinstance(text, str) or not (0 < len(text) <= self.max_digits) or not text.isdigit():
+            # isascii first: "²" is a digit to str.isdigit() and not to int()
+            ascii_digits = isinstance(text, str) and text.isascii() and text.isdigit()
+            if not ascii_digits or not (0 < len(text) <= self.max_digits):
                 raise forms.ValidationError(_("Choose the cards by tapping them."), code="card")
             numbers.append(int(text))
         if len(set(numbers)) != len(numbers):
@@ -148,7 +150,9 @@ class WildList(forms.Field):
         pins = {}
         for text in values:
             card_id, _sep, face = str(text).partition(":")
-            if not (0 < len(card_id) <= 4 and card_id.isdigit() and WILD_FACE.match(face)):
+            if not (
+                0 < len(card_id) <= 4 and card_id.isascii() and card_id.isdigit() and WILD_FACE.match(face)
+            ):
                 raise forms.ValidationError(_("Say which card each wild card stands for."), code="wild")
             pins[int(card_id)] = face
         return tuple(pins.items())

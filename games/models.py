@@ -78,6 +78,9 @@ class Game(models.Model):
     # Bumped by every write (moves, seats, status): what the play page's poll compares.
     revision = models.PositiveIntegerField(_("revision"), default=0)
     seed = models.BigIntegerField(_("seed"))  # never shown to players
+    # games.engine.RULES_VERSION when the game was created (docs/upgrades.md); games made before the
+    # field existed were made with version 1.
+    rules_version = models.PositiveSmallIntegerField(_("rules version"), default=1, editable=False)
     state = models.JSONField(_("state"), null=True, blank=True)  # games.engine.to_json(); None until dealt
     # Melds each seat has put aside before laying down ({"<seat>": {"deal": [number, attempt],
     # "melds": [spec, ...]}}): kept by games.services (stage / unstage / lay down), never sent as is.

@@ -8,7 +8,7 @@ from games.models import Game
 
 
 def record_result(game_id: int) -> bool:
-    """Report the game's standing to scoring and recompute the group's ratings when it is finished.
+    """Report the game's standing to scoring (which rates a finished game, practice when a bot played).
     Safe to call any number of times. False when there is nothing to report."""
     from scoring import services as scoring_services
 
@@ -26,6 +26,4 @@ def record_result(game_id: int) -> bool:
         status=state.status(),
         finished_at=game.finished_at,
     )
-    if state.finished:
-        scoring_services.recompute_ratings(game.group_id)
     return True

@@ -189,6 +189,7 @@ def create_game(
         move_hours=move_hours,
         timeout_rule=timeout_rule,
         seed=engine.new_seed() if seed is None else seed,
+        rules_version=engine.RULES_VERSION,
         created_by=created_by,
     )
     now = timezone.now()

@@ -364,7 +364,7 @@ def rules_page(request, slug):
         raise Http404
     context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
     game_id = request.GET.get("game", "")
-    if request.user.is_authenticated and game_id.isdigit() and len(game_id) <= 12:
+    if request.user.is_authenticated and game_id.isascii() and game_id.isdigit() and len(game_id) <= 12:
         game = (
             Game.objects.select_related("group")
             .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)

@@ -1,4 +1,5 @@
-"""Exports of score sheets as CSV and JSON: the raw facts of every deal and the derived scores."""
+"""Exports of score sheets: a wide CSV (one row per deal, one column per player or team, a totals row;
+formula injection escaped) and the full record as JSON (raw facts and derived scores, no internal ids)."""
 
 from __future__ import annotations
 
@@ -6,35 +7,35 @@ import csv
 import json
 
 from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
 
 from scoring import services
 
 
 def sheet_data(sheet) -> dict:
-    """One sheet as plain data: players, options, every deal's raw facts and derived score, totals."""
+    """One sheet as plain data, without internal ids: players (seats numbered from 1), options, every
+    deal's raw facts (whose seat numbers count from 0, as stored) and derived score, totals."""
     state = services.sheet_state(sheet)
     status = state.status
+    names = [p.display_name for p in state.players]
     return {
-        "id": sheet.pk,
-        "title": sheet.title,
+        "title": str(sheet),
         "rule_set": sheet.rule_set,
         "options": sheet.options,
-        "first_dealer": sheet.first_dealer,
+        "first_dealer": names[sheet.first_dealer] if sheet.first_dealer < len(names) else None,
         "do_not_count": sheet.do_not_count,
         "created_at": sheet.created_at.isoformat(),
-        "players": [
-            {"seat": p.seat, "name": p.display_name, "guest": p.is_guest, "user_id": p.user_id}
-            for p in state.players
-        ],
-        "sides": [list(seats) for seats in state.sides],
+        "finished_at": sheet.finished_at.isoformat() if sheet.finished_at else None,
+        "players": [{"seat": p.seat + 1, "name": p.display_name, "guest": p.is_guest} for p in state.players],
+        "sides": state.side_names,
         "deals": [
             {
-                "position": row.deal.position,
-                "number": row.number,
+                "deal": row.number,
                 "tie_break": row.tie_break,
-                "dealer": row.dealer,
+                "dealer": names[row.dealer],
                 "facts": row.deal.facts,
                 "score": row.score.to_json() if row.score else None,
+                "points": [side.points for side in row.score.sides] if row.score else None,
                 "points_by_seat": list(row.score.points_by_seat()) if row.score else None,
                 "error": row.error or None,
                 "entered_by": row.deal.created_by.name if row.deal.created_by else None,
@@ -44,26 +45,10 @@ def sheet_data(sheet) -> dict:
         ],
         "totals": list(status.totals) if status else [],
         "finished": bool(status and status.finished),
-        "winners": [list(seats) for seats in status.winners] if status else [],
-        "next_dealer": status.next_dealer if status else None,
+        "winners": state.winner_names,
+        "next_dealer": state.next_dealer_name or None,
         "error": state.error or None,
     }
-
-
-CSV_HEADER = [
-    "sheet",
-    "title",
-    "rule_set",
-    "position",
-    "deal",
-    "tie_break",
-    "dealer",
-    "seat",
-    "player",
-    "points",
-    "total",
-    "facts",
-]
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -78,28 +63,18 @@ def csv_safe(value):
 
 
 def _csv_rows(data: dict):
-    names = {p["seat"]: p["name"] for p in data["players"]}
-    running = {p["seat"]: 0 for p in data["players"]}
+    """A sheet as a spreadsheet user expects it: a heading row, a row of names, one row per deal (its
+    number, the dealer, then each player's or team's points) and a totals row; then an empty row."""
+    yield [_("Sheet"), data["title"], data["rule_set"], data["created_at"][:10]]
+    yield [_("Deal"), _("Dealer"), *data["sides"]]
     for deal in data["deals"]:
-        points = deal["points_by_seat"] or [None] * len(names)
-        void = deal["score"] is not None and deal["score"]["void"]
-        for seat, name in names.items():
-            if points[seat] is not None and not void:
-                running[seat] += points[seat]
-            yield [
-                data["id"],
-                data["title"],
-                data["rule_set"],
-                deal["position"],
-                deal["number"] if deal["number"] is not None else "void",
-                deal["tie_break"],
-                names.get(deal["dealer"], ""),
-                seat,
-                name,
-                "" if points[seat] is None else points[seat],
-                running[seat],
-                json.dumps(deal["facts"], ensure_ascii=False, sort_keys=True),
-            ]
+        number = deal["deal"] if deal["deal"] is not None else _("void")
+        if deal["tie_break"]:
+            number = f"{_('TB')} {number}"
+        points = deal["points"] if deal["points"] is not None else [""] * len(data["sides"])
+        yield [number, deal["dealer"], *points]
+    yield [_("Total"), "", *data["totals"]]
+    yield []
 
 
 def response(sheets, fmt: str, filename: str) -> HttpResponse:
@@ -109,8 +84,8 @@ def response(sheets, fmt: str, filename: str) -> HttpResponse:
         resp = HttpResponse(body, content_type="application/json; charset=utf-8")
     elif fmt == "csv":
         resp = HttpResponse(content_type="text/csv; charset=utf-8")
+        resp.write("\ufeff")  # a byte-order mark, so spreadsheets read the names as UTF-8
         writer = csv.writer(resp)
-        writer.writerow(CSV_HEADER)
         for sheet in data:
             writer.writerows([csv_safe(cell) for cell in row] for row in _csv_rows(sheet))
     else:

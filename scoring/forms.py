@@ -268,7 +268,14 @@ class DealForm(forms.Form):
         facts = {
             "winner": winner,
             "finish": (data.get("finish") or "normal").strip(),
-            "opened": [bool(data.get(f"opened_{seat}")) for seat in range(count)],
+            # The winner's own flag is implied by how they went out: a kuwaiti announcement win means
+            # they had announced; every "Hand" means they had not opened (the form does not ask).
+            "opened": [
+                (data.get("finish") or "normal").strip() == "announcement"
+                if seat == winner
+                else bool(data.get(f"opened_{seat}"))
+                for seat in range(count)
+            ],
             "held": [None if seat == winner else self._held(seat, indicator) for seat in range(count)],
         }
         if self.variant.scoring == "kuwaiti":

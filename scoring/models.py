@@ -147,6 +147,7 @@ class DealChange(models.Model):
         EXCLUDED = "excluded", _("marked “do not count”")
         INCLUDED = "included", _("counted again")
         LINKED = "linked", _("linked a guest")
+        RESTORED = "restored", _("restored")
 
     sheet = models.ForeignKey(
         Sheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("sheet")
@@ -220,27 +221,121 @@ class OnlineResult(models.Model):
         return f"{self.rule_set} game {self.game_id}"
 
 
+FAMILY_CHOICES = [("hand", _("Hand")), ("hand-and-foot", _("Hand and Foot"))]
+
+RATING_BASE = 1500
+"""The rating of a new player."""
+RATING_PER_SKILL = 48
+"""Rating points per unit of openskill's skill (mu): openskill's performance spread (beta = 25/6)
+becomes 200 points, the class interval of the Elo scale players know."""
+PROVISIONAL_GAMES = 5
+"""A rating is "provisional" until the player has this many rated games."""
+
+
+def rating_number(mu: float) -> int:
+    """The whole number players see: 1500 for a new player (openskill's mu = 25)."""
+    return round(RATING_BASE + (mu - 25.0) * RATING_PER_SKILL)
+
+
+class RatedGame(models.Model):
+    """One finished game of a group as the ratings see it (a counted score sheet or an online game):
+    its sides, their ranks, and each rated player's skill before and after it. Written by
+    scoring.services whenever a sheet or an online result changes; the ratings are replayed from these
+    rows in the order the games finished (``finished_at``, ``source``, ``source_id``). A game with a bot
+    seat is ``practice``: kept and shown, never rated or ranked."""
+
+    class Source(models.TextChoices):
+        SHEET = "sheet", _("score sheet")
+        ONLINE = "online", _("online game")
+
+    group = models.ForeignKey(
+        PlayerGroup, on_delete=models.CASCADE, related_name="rated_games", verbose_name=_("group")
+    )
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    source_id = models.PositiveBigIntegerField(_("sheet or online game"))
+    family = models.CharField(_("family"), max_length=20, choices=FAMILY_CHOICES)
+    rule_set = models.CharField(_("rule set"), max_length=40, choices=RULE_SET_CHOICES)
+    finished_at = models.DateTimeField(_("finished at"))
+    # [[player_key, ...], ...] per side; names by key; ranks per side (1 = best, ties share a rank)
+    sides = models.JSONField(_("sides"), default=list)
+    names = models.JSONField(_("names"), default=dict)
+    ranks = models.JSONField(_("ranks"), default=list)
+    winners = models.JSONField(_("winners"), default=list)
+    # {player_key: the total of the player's side}; scoring deals played (void deals not counted)
+    totals = models.JSONField(_("totals by player"), default=dict)
+    deals = models.PositiveSmallIntegerField(_("deals played"), default=0)
+    practice = models.BooleanField(_("practice (a bot played)"), default=False)
+    # {player_key: [mu_before, sigma_before, mu_after, sigma_after]}; empty until rated (and for practice)
+    ratings = models.JSONField(_("ratings"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("rated game")
+        verbose_name_plural = _("rated games")
+        ordering = ["group", "finished_at", "source", "source_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "source_id"], name="one_rated_game_per_game")
+        ]
+        indexes = [models.Index(fields=["group", "family", "finished_at"], name="rated_game_order")]
+
+    def __str__(self):
+        return f"{self.source} {self.source_id}"
+
+    @property
+    def order_key(self) -> tuple:
+        return (self.finished_at, self.source, self.source_id)
+
+
+class RatingsQueue(models.Model):
+    """A group's pending ratings work: ``stale_from`` is the finish time of the oldest game an edit,
+    deletion or late result changed; the ratings from that point on are replayed by the Celery task
+    (scoring.tasks.refresh_group_ratings). Empty (None) when the ratings are up to date. The row is
+    also the group's lock for rating updates."""
+
+    group = models.OneToOneField(
+        PlayerGroup, on_delete=models.CASCADE, related_name="ratings_queue", verbose_name=_("group")
+    )
+    stale_from = models.DateTimeField(_("stale from"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ratings queue")
+        verbose_name_plural = _("ratings queues")
+
+    def __str__(self):
+        return f"{self.group}: {self.stale_from or 'up to date'}"
+
+
 class Rating(models.Model):
-    """A player's rating in a group (openskill Plackett-Luce) over counted sheets and finished online
-    games, recomputed from scratch by services.recompute_ratings."""
+    """A player's rating in a group and rule-set family (openskill Plackett-Luce) over counted sheets
+    and finished online games without bots; derived from the RatedGame rows."""
 
     group = models.ForeignKey(
         PlayerGroup, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("group")
     )
+    family = models.CharField(_("family"), max_length=20, choices=FAMILY_CHOICES, default="hand")
     player_key = models.CharField(_("player"), max_length=80)
     name = models.CharField(_("name"), max_length=80)
     games = models.PositiveIntegerField(_("games"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
     mu = models.FloatField(_("skill"))
     sigma = models.FloatField(_("uncertainty"))
-    ordinal = models.FloatField(_("rating"))
+    ordinal = models.FloatField(_("conservative skill"))
+    rating = models.IntegerField(_("rating"), default=RATING_BASE)
+    last_change = models.IntegerField(_("change in the last game"), default=0)
     updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
 
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        ordering = ["group", "-ordinal", "name"]
-        constraints = [models.UniqueConstraint(fields=["group", "player_key"], name="one_rating_per_player")]
+        ordering = ["group", "family", "-rating", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "family", "player_key"], name="one_rating_per_player_family"
+            )
+        ]
 
     def __str__(self):
-        return f"{self.name}: {self.ordinal:.1f}"
+        return f"{self.name}: {self.rating}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES

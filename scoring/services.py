@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -58,7 +58,17 @@ from games.engine.variants import (
 )
 from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
-from scoring.models import Deal, DealChange, OnlineResult, Rating, Sheet, SheetPlayer
+from scoring.models import (
+    Deal,
+    DealChange,
+    OnlineResult,
+    RatedGame,
+    Rating,
+    RatingsQueue,
+    Sheet,
+    SheetPlayer,
+    rating_number,
+)
 
 
 class SheetError(Exception):
@@ -399,13 +409,12 @@ class PlayerEntry:
 
 def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
     """Bump the version, rewrite the cached columns from ``state`` (the sheet as it now stands, derived
-    again when not given) and queue the group's ratings after the commit."""
+    again when not given) and bring the group's ratings up to date (at once for a game that just
+    finished, by a replay queued on commit for a change to an older one)."""
     Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
     sheet.refresh_from_db()
     state = recompute_sheet(sheet, state)
-    from scoring.tasks import recompute_group_ratings
-
-    recompute_group_ratings.delay_on_commit(sheet.group_id)
+    _sync_rated_game(sheet.group_id, RatedGame.Source.SHEET.value, sheet.pk, _sheet_outcome(sheet, state))
     return state
 
 
@@ -580,6 +589,90 @@ def delete_deal(deal: Deal, *, by) -> None:
     _on_change(sheet, state)
 
 
+def consequences(before: SheetState, after: SheetState, *, done: bool = False) -> list[str]:
+    """What a change does to the game's result, as sentences: before it ("Layla would no longer be the
+    winner.") or, ``done``, after it ("Layla is no longer the winner."). Empty when the result stays."""
+    sentences = []
+    was, now = set(before.winner_names), set(after.winner_names)
+    finished_before = bool(before.status and before.status.finished)
+    finished_after = bool(after.status and after.status.finished)
+    for name in sorted(was - now):
+        template = (
+            _("%(name)s is no longer the winner.") if done else _("%(name)s would no longer be the winner.")
+        )
+        sentences.append(template % {"name": name})
+    for name in sorted(now - was):
+        template = _("%(name)s is now the winner.") if done else _("%(name)s would be the winner.")
+        sentences.append(template % {"name": name})
+    if finished_before and not finished_after and after.status:
+        if done:
+            template = _(
+                "The game is open again: deal %(number)s is entered next; it leaves the standings until it "
+                "finishes."
+            )
+        else:
+            template = _(
+                "The game would be open again: deal %(number)s would be entered next, and it would "
+                "leave the standings until it finishes."
+            )
+        sentences.append(template % {"number": after.status.next_deal_number})
+    if finished_before and finished_after and was == now and before.status.totals != after.status.totals:
+        sentences.append(_("The winner stays; the totals change."))
+    return sentences
+
+
+def preview_delete(deal: Deal) -> list[str]:
+    """What deleting ``deal`` would change in its game's result (for the confirmation)."""
+    sheet = deal.sheet
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    deals = _live_deals(sheet)
+    before = _compute(sheet, players, deals)
+    after = _compute(sheet, players, [d for d in deals if d.pk != deal.pk])
+    return consequences(before, after)
+
+
+@transaction.atomic
+def restore_deal(deal: Deal, *, by) -> Deal:
+    """Undo a deletion: the deal takes its place again (refused when the game no longer allows it,
+    e.g. it has been finished by later deals)."""
+    sheet = _locked(deal.sheet)
+    _require_enter(sheet, by)
+    deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=False)
+    deals = sorted([*_live_deals(sheet), deal], key=lambda d: d.position)
+    deal.deleted_at = None
+    state = _check_candidate(sheet, deals, None)
+    deal.updated_by = by
+    deal.updated_at = timezone.now()
+    deal.save(update_fields=["deleted_at", "updated_by", "updated_at"])
+    state = _on_change(sheet, state)
+    DealChange.objects.create(
+        sheet=sheet,
+        deal=deal,
+        action=DealChange.Action.RESTORED,
+        by=by,
+        new_facts=deal.facts,
+        deal_number=_number_of(state, deal),
+    )
+    return deal
+
+
+@transaction.atomic
+def rematch(sheet: Sheet, *, by) -> Sheet:
+    """A new sheet with the same players in the same seats, rule set and options; the deal passes on
+    to the next player (the one after the last game's first dealer)."""
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    entries = [PlayerEntry(user=p.user) if p.user_id else PlayerEntry(name=p.name) for p in players]
+    return create_sheet(
+        group=sheet.group,
+        by=by,
+        rule_set=sheet.rule_set,
+        players=entries,
+        options=sheet.options,
+        first_dealer=(sheet.first_dealer + 1) % len(players),
+        title=sheet.title,
+    )
+
+
 @transaction.atomic
 def mark_do_not_count(sheet: Sheet, *, by, do_not_count: bool = True) -> Sheet:
     """Leave a sheet out of (or put it back into) the group's history and standings."""
@@ -687,6 +780,75 @@ def group_standings(group) -> list[Standing]:
     return sorted(table.values(), key=lambda s: (-s.wins, s.sheets, s.name.casefold()))
 
 
+@dataclass
+class LeaderRow:
+    """One player on a group's leaderboard of a rule-set family (rated games only: no practice)."""
+
+    key: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    deals: int = 0
+    rating: int | None = None
+    provisional: bool = True
+    last_change: int = 0
+
+    @property
+    def guest(self) -> bool:
+        return self.key.startswith("guest:")
+
+    @property
+    def win_rate(self) -> int:
+        """Percent of games won, whole."""
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    @property
+    def average(self) -> float:
+        """Points per scoring deal (one decimal)."""
+        return round(self.points / self.deals, 1) if self.deals else 0.0
+
+
+LEADERBOARD_SORTS = ("rating", "games", "wins", "win_rate", "average", "name")
+
+
+def leaderboard(group, family: str, *, since=None, sort: str = "rating") -> list[LeaderRow]:
+    """Per player of ``group`` in ``family`` ("hand" or "hand-and-foot"): games, wins, win rate, points
+    per deal over the rated games finished from ``since`` (None: all time), and the current rating.
+    Two queries whatever the history. ``sort``: one of LEADERBOARD_SORTS, best first (points per deal:
+    lower is better in Hand, higher in Hand and Foot)."""
+    games = RatedGame.objects.filter(group=group, family=family, practice=False)
+    if since is not None:
+        games = games.filter(finished_at__gte=since)
+    table: dict[str, LeaderRow] = {}
+    for sides, names, winners, totals, deals in games.values_list(
+        "sides", "names", "winners", "totals", "deals"
+    ):
+        for key in (key for side in sides for key in side):
+            row = table.get(key)
+            if row is None:
+                row = table[key] = LeaderRow(key, names.get(key) or key)
+            row.name = names.get(key) or row.name
+            row.games += 1
+            row.wins += key in winners
+            row.points += totals.get(key, 0)
+            row.deals += deals
+    for rating in Rating.objects.filter(group=group, family=family, player_key__in=list(table)):
+        row = table[rating.player_key]
+        row.rating, row.provisional, row.last_change = rating.rating, rating.provisional, rating.last_change
+        row.name = rating.name
+    lower_better = family == "hand"
+    keys = {
+        "rating": lambda r: (-(r.rating or 0), r.name.casefold()),
+        "games": lambda r: (-r.games, r.name.casefold()),
+        "wins": lambda r: (-r.wins, -r.win_rate, r.name.casefold()),
+        "win_rate": lambda r: (-r.win_rate, -r.games, r.name.casefold()),
+        "average": lambda r: ((r.average if lower_better else -r.average), r.name.casefold()),
+        "name": lambda r: (r.name.casefold(),),
+    }
+    return sorted(table.values(), key=keys.get(sort, keys["rating"]))
+
+
 def guest_names(group) -> list[str]:
     """Names of guests (not linked to a member) who have played in the group's sheets."""
     names = SheetPlayer.objects.filter(sheet__group=group, user__isnull=True).values_list("name", flat=True)
@@ -741,7 +903,385 @@ def check_opening(
         raise SheetError(error_sentence(error)) from None
 
 
-# --- Online games and ratings (issue 6; called from background tasks) ------------------------------
+# --- Online games and ratings ----------------------------------------------------------------------
+#
+# Every finished game that counts (a sheet not marked "do not count", an online game) has one RatedGame
+# row: its sides, ranks and each player's skill before and after it. A game that finishes after every
+# other of its group is rated at once from the players' current ratings (incremental, in the same
+# transaction); anything else (an edit or deletion of a finished game, a sheet counted again, a guest
+# linked) marks the group's ratings stale from that game's finish and queues the replay from there
+# (scoring.tasks.refresh_group_ratings, on commit, idempotent). Games with a bot seat are practice.
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game as the ratings see it."""
+
+    family: str
+    rule_set: str
+    finished_at: object
+    sides: list
+    names: dict
+    ranks: list
+    winners: list
+    totals: dict
+    deals: int
+    practice: bool = False
+
+
+def _ranks(totals: Sequence[int], lower_is_better: bool) -> list[int]:
+    """1 for the best side; equal totals share a rank."""
+    ordered = sorted(set(totals), reverse=not lower_is_better)
+    return [ordered.index(total) + 1 for total in totals]
+
+
+def _sheet_outcome(sheet: Sheet, state: SheetState) -> Outcome | None:
+    status = state.status
+    if sheet.do_not_count or not status or not status.finished or sheet.finished_at is None:
+        return None
+    return Outcome(
+        family=sheet.family,
+        rule_set=sheet.rule_set,
+        finished_at=sheet.finished_at,
+        sides=[[state.players[seat].player_key for seat in side] for side in state.sides],
+        names={player.player_key: player.display_name for player in state.players},
+        ranks=_ranks(status.totals, status.lower_is_better),
+        winners=sorted({state.players[seat].player_key for side in status.winners for seat in side}),
+        totals={
+            state.players[seat].player_key: total
+            for side, total in zip(state.sides, status.totals, strict=True)
+            for seat in side
+        },
+        deals=status.scoring_deals_played,
+    )
+
+
+def _online_outcome(result: OnlineResult) -> Outcome | None:
+    if not result.finished:
+        return None
+    people = {person.get("seat"): person for person in result.players}
+
+    def key(seat):
+        person = people.get(seat, {})
+        if person.get("user_id"):
+            return f"user:{person['user_id']}"
+        return f"bot:{(person.get('name') or str(seat)).strip().casefold()}"
+
+    sides = [[key(seat) for seat in side] for side in result.sides]
+    return Outcome(
+        family=get_variant(result.rule_set).family,
+        rule_set=result.rule_set,
+        finished_at=result.finished_at or result.updated_at,
+        sides=sides,
+        names={key(seat): (people.get(seat, {}).get("name") or "") for side in result.sides for seat in side},
+        ranks=_ranks(result.totals, result.lower_is_better),
+        winners=sorted({key(seat) for seat in result.winner_seats}),
+        totals={
+            key(seat): total
+            for side, total in zip(result.sides, result.totals, strict=False)
+            for seat in side
+        },
+        deals=result.deals,
+        # Online seats are members or bots: a seat without a member is a bot, so the game is practice.
+        practice=any(k.startswith("bot:") for side in sides for k in side),
+    )
+
+
+def _ratings_queue(group_id: int) -> RatingsQueue:
+    """The group's ratings queue row, locked (created on first use)."""
+    queue = RatingsQueue.objects.select_for_update().filter(group_id=group_id).first()
+    if queue is None:
+        try:
+            with transaction.atomic():
+                RatingsQueue.objects.create(group_id=group_id)
+        except IntegrityError:
+            pass  # created meanwhile by another request
+        queue = RatingsQueue.objects.select_for_update().get(group_id=group_id)
+    return queue
+
+
+def _mark_stale(queue: RatingsQueue, since) -> None:
+    from scoring.tasks import refresh_group_ratings
+
+    if queue.stale_from is None or since < queue.stale_from:
+        queue.stale_from = since
+        queue.save(update_fields=["stale_from"])
+    refresh_group_ratings.delay_on_commit(queue.group_id)
+
+
+def _model():
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def _rate(model, sides, ranks, current: dict) -> dict:
+    """{key: [mu_before, sigma_before, mu_after, sigma_after]} for one game; ``current``: key ->
+    (mu, sigma) of the players rated before (new players start at openskill's defaults)."""
+    teams = [
+        [model.rating(*current[key]) if key in current else model.rating() for key in side] for side in sides
+    ]
+    rated = model.rate(teams, ranks=list(ranks))
+    return {
+        key: [before.mu, before.sigma, after.mu, after.sigma]
+        for side, old, new in zip(sides, teams, rated, strict=True)
+        for key, before, after in zip(side, old, new, strict=True)
+    }
+
+
+def _rating_row(group_id, family, key, name, mu, sigma, games, wins, last_change, now) -> Rating:
+    from openskill.models import PlackettLuceRating
+
+    return Rating(
+        group_id=group_id,
+        family=family,
+        player_key=key,
+        name=(name or key)[:80],
+        games=games,
+        wins=wins,
+        mu=mu,
+        sigma=sigma,
+        ordinal=PlackettLuceRating(mu, sigma).ordinal(),
+        rating=rating_number(mu),
+        last_change=last_change,
+        updated_at=now,
+    )
+
+
+def _append(group_id: int, row: RatedGame) -> None:
+    """Rate a game that finished after every other of its group from the current ratings."""
+    keys = [key for side in row.sides for key in side]
+    existing = {
+        rating.player_key: rating
+        for rating in Rating.objects.filter(group_id=group_id, family=row.family, player_key__in=keys)
+    }
+    current = {key: (rating.mu, rating.sigma) for key, rating in existing.items()}
+    row.ratings = _rate(_model(), row.sides, row.ranks, current) if len(row.sides) >= 2 else {}
+    row.save()
+    now = timezone.now()
+    changed = []
+    for key, (mu_before, _sigma_before, mu, sigma) in row.ratings.items():
+        old = existing.get(key)
+        changed.append(
+            _rating_row(
+                group_id,
+                row.family,
+                key,
+                row.names.get(key) or (old.name if old else key),
+                mu,
+                sigma,
+                (old.games if old else 0) + 1,
+                (old.wins if old else 0) + (key in row.winners),
+                rating_number(mu) - rating_number(mu_before),
+                now,
+            )
+        )
+        if old is not None:
+            changed[-1].pk = old.pk
+    Rating.objects.bulk_create(
+        changed,
+        update_conflicts=True,
+        unique_fields=["group", "family", "player_key"],
+        update_fields=[
+            "name",
+            "games",
+            "wins",
+            "mu",
+            "sigma",
+            "ordinal",
+            "rating",
+            "last_change",
+            "updated_at",
+        ],
+    )
+
+
+_OUTCOME_FIELDS = (
+    "family",
+    "rule_set",
+    "finished_at",
+    "sides",
+    "names",
+    "ranks",
+    "winners",
+    "totals",
+    "deals",
+    "practice",
+)
+
+
+_RATED_FIELDS = ("family", "rule_set", "finished_at", "sides", "ranks", "winners", "practice")
+"""What the ratings depend on (the rest of a RatedGame row is for the leaderboard)."""
+
+
+def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcome | None) -> None:
+    """Bring the game's RatedGame row in line with its outcome and update the ratings: at once when the
+    game is the group's latest and nothing is pending, else by a replay queued on commit."""
+    queue = _ratings_queue(group_id)
+    row = RatedGame.objects.filter(source=source, source_id=source_id).first()
+    if outcome is None:
+        if row is not None:
+            row.delete()
+            if not row.practice:
+                _mark_stale(queue, row.finished_at)
+        return
+    values = {name: getattr(outcome, name) for name in _OUTCOME_FIELDS}
+    if row is not None and all(getattr(row, name) == values[name] for name in _RATED_FIELDS):
+        # The ratings see nothing new (the totals or names may have changed: kept for the leaderboard).
+        changed = [name for name in ("totals", "deals", "names") if getattr(row, name) != values[name]]
+        for name in changed:
+            setattr(row, name, values[name])
+        if changed:
+            row.save(update_fields=changed)
+        return
+    old_finish = row.finished_at if row is not None and not row.practice else None
+    if row is None:
+        row = RatedGame(group_id=group_id, source=source, source_id=source_id)
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.ratings = {}
+    if outcome.practice:
+        row.save()
+        if old_finish is not None:
+            _mark_stale(queue, old_finish)
+        return
+    latest = (
+        RatedGame.objects.filter(group_id=group_id, family=outcome.family, practice=False)
+        .exclude(source=source, source_id=source_id)
+        .order_by("-finished_at", "-source", "-source_id")
+        .first()
+    )
+    if (
+        queue.stale_from is None
+        and old_finish is None
+        and (latest is None or latest.order_key < row.order_key)
+    ):
+        _append(group_id, row)
+        return
+    row.save()
+    _mark_stale(queue, min(old_finish, row.finished_at) if old_finish is not None else row.finished_at)
+
+
+def _replay(group_id: int, since=None) -> list[Rating]:
+    """Rate the group's games again from ``since`` (None: from the first), in the order they finished,
+    starting from the stored ratings before that point; rewrite the Rating rows."""
+    model = _model()
+    families: dict[str, dict] = {}
+    changed = []
+    rows = RatedGame.objects.filter(group_id=group_id, practice=False).order_by(
+        "finished_at", "source", "source_id"
+    )
+    for row in rows:
+        family = families.setdefault(
+            row.family,
+            {
+                "current": {},
+                "games": Counter(),
+                "wins": Counter(),
+                "names": {},
+                "last": {},
+                "replaying": False,
+            },
+        )
+        if since is None or row.finished_at >= since or (not row.ratings and len(row.sides) >= 2):
+            family["replaying"] = True
+        if family["replaying"]:
+            ratings = _rate(model, row.sides, row.ranks, family["current"]) if len(row.sides) >= 2 else {}
+            if ratings != row.ratings:
+                row.ratings = ratings
+                changed.append(row)
+        for key, (mu_before, _sigma_before, mu, sigma) in row.ratings.items():
+            family["current"][key] = (mu, sigma)
+            family["last"][key] = rating_number(mu) - rating_number(mu_before)
+        for key in (key for side in row.sides for key in side):
+            family["games"][key] += 1
+            family["wins"][key] += key in row.winners
+            family["names"][key] = row.names.get(key) or family["names"].get(key, key)
+    RatedGame.objects.bulk_update(changed, ["ratings"], batch_size=500)
+    now = timezone.now()
+    fresh = [
+        _rating_row(
+            group_id,
+            name,
+            key,
+            family["names"][key],
+            mu,
+            sigma,
+            family["games"][key],
+            family["wins"][key],
+            family["last"].get(key, 0),
+            now,
+        )
+        for name, family in families.items()
+        for key, (mu, sigma) in family["current"].items()
+    ]
+    Rating.objects.filter(group_id=group_id).delete()
+    return Rating.objects.bulk_create(fresh)
+
+
+@transaction.atomic
+def refresh_ratings(group_id: int) -> int:
+    """The queued work: replay the group's ratings from the oldest changed game. Idempotent: with
+    nothing pending it does nothing. Returns the number of games replayed from (0: nothing to do)."""
+    queue = _ratings_queue(group_id)
+    if queue.stale_from is None:
+        return 0
+    replayed = RatedGame.objects.filter(group_id=group_id, finished_at__gte=queue.stale_from).count()
+    _replay(group_id, queue.stale_from)
+    queue.stale_from = None
+    queue.save(update_fields=["stale_from"])
+    return replayed
+
+
+def ratings_updating(group) -> bool:
+    """True while a queued replay of the group's ratings has not run yet (pages say "updating")."""
+    return RatingsQueue.objects.filter(group=group, stale_from__isnull=False).exists()
+
+
+def _outcomes(group_id: int) -> dict[tuple[str, int], Outcome]:
+    """Every finished game of the group derived again from the stored facts (counted sheets in three
+    queries, online results in one)."""
+    outcomes = {}
+    sheets = Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False).prefetch_related(
+        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
+        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
+    )
+    for sheet in sheets:
+        outcome = _sheet_outcome(sheet, _compute(sheet, sheet.seated, sheet.live))
+        if outcome is not None:
+            outcomes[(RatedGame.Source.SHEET.value, sheet.pk)] = outcome
+    for result in OnlineResult.objects.filter(group_id=group_id, finished=True):
+        outcome = _online_outcome(result)
+        if outcome is not None:
+            outcomes[(RatedGame.Source.ONLINE.value, result.game_id)] = outcome
+    return outcomes
+
+
+@transaction.atomic
+def recompute_ratings(group_id: int, *, rederive: bool = True) -> list[Rating]:
+    """The group's ratings from scratch, every game rated again in the order they finished.
+    ``rederive`` (the default) first derives every finished game's outcome again from its stored
+    facts (after a corrected rule re-scores history); without it the stored outcomes are replayed.
+    Idempotent."""
+    queue = _ratings_queue(group_id)
+    if rederive:
+        RatedGame.objects.filter(group_id=group_id).delete()
+        RatedGame.objects.bulk_create(
+            (
+                RatedGame(
+                    group_id=group_id,
+                    source=source,
+                    source_id=source_id,
+                    **{name: getattr(outcome, name) for name in _OUTCOME_FIELDS},
+                )
+                for (source, source_id), outcome in _outcomes(group_id).items()
+            ),
+            batch_size=500,
+        )
+    ratings = _replay(group_id)
+    queue.stale_from = None
+    queue.save(update_fields=["stale_from"])
+    return ratings
 
 
 @transaction.atomic
@@ -755,7 +1295,8 @@ def record_online_game(
     finished_at=None,
 ) -> OnlineResult:
     """Store (or rewrite) an online game's standing as games/ reports it: ``players`` in seat order
-    ({"seat", "user_id", "name"}), ``status`` the engine's match status. Idempotent."""
+    ({"seat", "user_id", "name"}; no user_id: a bot), ``status`` the engine's match status; a finished
+    game is rated (practice when a bot played). Idempotent."""
     winners = sorted(seat for seats in status.winners for seat in seats) if status.finished else []
     result, _created = OnlineResult.objects.update_or_create(
         game_id=game_id,
@@ -773,99 +1314,5 @@ def record_online_game(
             "updated_at": timezone.now(),
         },
     )
+    _sync_rated_game(group_id, RatedGame.Source.ONLINE.value, game_id, _online_outcome(result))
     return result
-
-
-def _ranks(totals: Sequence[int], lower_is_better: bool) -> list[int]:
-    """1 for the best side; equal totals share a rank."""
-    ordered = sorted(set(totals), reverse=not lower_is_better)
-    return [ordered.index(total) + 1 for total in totals]
-
-
-def _rated_games(group_id: int) -> list[tuple]:
-    """(when, [[(key, name), ...] per side], ranks, winner keys) for every counted sheet and finished
-    online game of the group, oldest first, each derived again from its stored facts."""
-    games = []
-    sheets = Sheet.objects.filter(group_id=group_id, finished=True, do_not_count=False).prefetch_related(
-        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
-        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
-    )
-    for sheet in sheets:  # three queries in all, however many sheets
-        state = _compute(sheet, sheet.seated, sheet.live)
-        if not state.status or not state.status.finished:
-            continue
-        sides = [
-            [(state.players[s].player_key, state.players[s].display_name) for s in side]
-            for side in state.sides
-        ]
-        winners = {state.players[s].player_key for side in state.status.winners for s in side}
-        ranks = _ranks(state.status.totals, state.status.lower_is_better)
-        games.append((sheet.finished_at or sheet.created_at, sheet.pk, sides, ranks, winners))
-    for result in OnlineResult.objects.filter(group_id=group_id, finished=True):
-        people = {p["seat"]: p for p in result.players}
-
-        def key(seat, people=people):
-            person = people.get(seat, {})
-            who = (
-                f"user:{person['user_id']}" if person.get("user_id") else f"guest:{person.get('name', seat)}"
-            )
-            return who, person.get("name", "")
-
-        sides = [[key(s) for s in side] for side in result.sides]
-        winners = {key(s)[0] for s in result.winner_seats}
-        games.append(
-            (
-                result.finished_at or result.updated_at,
-                -result.pk,
-                sides,
-                _ranks(result.totals, result.lower_is_better),
-                winners,
-            )
-        )
-    games.sort(key=lambda g: (g[0], g[1]))
-    return games
-
-
-@transaction.atomic
-def recompute_ratings(group_id: int) -> list[Rating]:
-    """The group's ratings from scratch (openskill Plackett-Luce, games in the order they finished).
-    Idempotent: the same facts always give the same rows."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings: dict = {}
-    names: dict[str, str] = {}
-    played: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    for _when, _pk, sides, ranks, winners in _rated_games(group_id):
-        teams = []
-        for side in sides:
-            team = []
-            for key, name in side:
-                names[key] = name or names.get(key, key)
-                played[key] = played.get(key, 0) + 1
-                wins[key] = wins.get(key, 0) + (key in winners)
-                team.append(ratings.setdefault(key, model.rating(name=key)))
-            teams.append(team)
-        if len(teams) < 2:
-            continue
-        for side, team in zip(sides, model.rate(teams, ranks=ranks), strict=True):
-            for (key, _name), rating in zip(side, team, strict=True):
-                ratings[key] = rating
-    Rating.objects.filter(group_id=group_id).delete()
-    now = timezone.now()
-    rows = [
-        Rating(
-            group_id=group_id,
-            player_key=key,
-            name=names[key][:80],
-            games=played[key],
-            wins=wins[key],
-            mu=rating.mu,
-            sigma=rating.sigma,
-            ordinal=rating.ordinal(),
-            updated_at=now,
-        )
-        for key, rating in ratings.items()
-    ]
-    return Rating.objects.bulk_create(rows)

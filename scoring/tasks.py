@@ -1,6 +1,6 @@
-"""Background scoring: a group's ratings are recomputed from the raw facts (score sheets' deals and
-online games' results). scoring.services queues the task on commit after every change to a sheet.
-The task takes a group id and is idempotent (it rebuilds the group's rows from scratch)."""
+"""Background scoring: the group's ratings replayed from the oldest game an edit, deletion or late
+result changed (queued on commit by scoring.services), and the full recompute from the raw facts
+(after a rule correction, or by hand). Both take a group id and are idempotent."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from celery import shared_task
 
 from handsite.tasks import TIME_LIMITS, QueuedAfterCommit
 from scoring import services
+
+
+@shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
+def refresh_group_ratings(group_id: int) -> int:
+    return services.refresh_ratings(group_id)
 
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)

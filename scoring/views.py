@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import segno
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine.picker import PICKER_RANKS, picker_faces
 from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
 from handsite.access import group_view
-from scoring import exports, services
+from scoring import charts, exports, services
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
-from scoring.models import Deal, Rating, Sheet
+from scoring.models import Deal, Sheet
 
 CARDS_TEXT_BOUND = 1200
 """The longest cards text the picker's count reads (a deal form's longest cards field)."""
@@ -37,22 +39,68 @@ def _members(group):
 # --- The group's sheets, history and standings --------------------------------------------------------
 
 
+SHEETS_PER_PAGE = 25
+
+
 @group_view
 @require_GET
 def sheet_list(request, group, membership):
-    sheets = Sheet.objects.filter(group=group).prefetch_related("players__user")
+    """The group's sheets, newest first, a page at a time (the same few queries whatever the history),
+    and the guests who played."""
+    sheets = Sheet.objects.filter(group=group).select_related("group").prefetch_related("players__user")
+    page = Paginator(sheets, SHEETS_PER_PAGE).get_page(request.GET.get("page"))
     guests = services.guest_names(group)
     context = {
         "group": group,
         "membership": membership,
-        "sheets": sheets,
-        "standings": services.group_standings(group),
-        "ratings": Rating.objects.filter(group=group).order_by("-ordinal", "name", "pk"),
-        "history": services.counted_sheets(group),
+        "page": page,
+        "sheets": page.object_list,
         "guests": guests,
         "link_form": LinkGuestForm(guests=guests, members=_members(group)) if guests else None,
     }
     return render(request, "scoring/sheet_list.html", context)
+
+
+FAMILIES = {"hand": gettext_lazy("Hand"), "hand-and-foot": gettext_lazy("Hand and Foot")}
+PERIODS = {"all": gettext_lazy("All time"), "year": gettext_lazy("This year")}
+
+
+@group_view
+@require_GET
+def standings(request, group, membership):
+    """The group's leaderboard per rule-set family, sortable, this year or all time."""
+    family = request.GET.get("family", "hand")
+    family = family if family in FAMILIES else "hand"
+    period = request.GET.get("period", "all")
+    period = period if period in PERIODS else "all"
+    sort = request.GET.get("sort", "rating")
+    sort = sort if sort in services.LEADERBOARD_SORTS else "rating"
+    since = None
+    if period == "year":
+        now = timezone.localtime()
+        since = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    rows = services.leaderboard(group, family, since=since, sort=sort)
+    context = {
+        "group": group,
+        "membership": membership,
+        "rows": rows,
+        "wins_chart": charts.wins_bars(rows),
+        "family": family,
+        "period": period,
+        "sort": sort,
+        "families": FAMILIES.items(),
+        "periods": PERIODS.items(),
+        "updating": services.ratings_updating(group),
+        "columns": [
+            ("name", _("Player")),
+            ("rating", _("Rating")),
+            ("games", _("Games")),
+            ("wins", _("Wins")),
+            ("win_rate", _("Win rate")),
+            ("average", _("Points per deal")),
+        ],
+    }
+    return render(request, "scoring/standings.html", context)
 
 
 @group_view
@@ -144,6 +192,7 @@ def _sheet_context(request, group, membership, sheet, **extra):
         "can_enter": services.can_enter(sheet, request.user, membership),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
+        "chart": charts.score_progression(state),
     }
     context.update(extra)
     return context
@@ -196,7 +245,15 @@ def _change_view(change):
 def sheet_detail(request, group, membership, sheet_id):
     sheet = _sheet(group, sheet_id)
     url = request.build_absolute_uri(sheet.get_absolute_url())
-    context = _sheet_context(request, group, membership, sheet, share_url=url, qr=mark_safe(_qr_svg(url)))
+    context = _sheet_context(
+        request,
+        group,
+        membership,
+        sheet,
+        share_url=url,
+        qr=mark_safe(_qr_svg(url)),
+        deleted_deal=_deleted_deal(request, sheet),
+    )
     return render(request, "scoring/sheet.html", context)
 
 
@@ -285,7 +342,10 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
                     position=form.cleaned_data.get("position"),
                 )
             else:
+                before = state
                 services.edit_deal(deal, by=request.user, facts=form.cleaned_data["facts"])
+                for sentence in services.consequences(before, services.sheet_state(sheet), done=True):
+                    messages.info(request, sentence)
         except services.DealAlreadySaved as error:
             form.add_error(None, error.message)
             if error.deal is not None and error.deal.deleted_at is None:
@@ -369,6 +429,14 @@ def deal_edit(request, group, membership, sheet_id, deal_id):
     return _deal_form_page(request, group, membership, sheet, deal)
 
 
+def _deleted_deal(request, sheet):
+    """The deal just deleted (``?deleted=<id>`` after a delete), for its "Undo" button."""
+    value = request.GET.get("deleted", "")
+    if not (value.isascii() and value.isdigit() and len(value) <= 12):
+        return None
+    return Deal.objects.filter(pk=int(value), sheet=sheet, deleted_at__isnull=False).first()
+
+
 @group_view
 @require_http_methods(["GET", "POST"])
 def deal_delete(request, group, membership, sheet_id, deal_id):
@@ -385,14 +453,49 @@ def deal_delete(request, group, membership, sheet_id, deal_id):
         else:
             if request.htmx:
                 sheet.refresh_from_db()
-                return render(
-                    request, "scoring/sheet.html#live", _sheet_context(request, group, membership, sheet)
-                )
-            messages.success(request, _("Deal deleted."))
-            return redirect(sheet)
-    return render(
-        request, "scoring/deal_delete.html", {"group": group, "sheet": sheet, "deal": deal, "error": error}
-    )
+                context = _sheet_context(request, group, membership, sheet, deleted_deal=deal)
+                return render(request, "scoring/sheet.html#live", context)
+            return redirect(f"{sheet.get_absolute_url()}?deleted={deal.pk}")
+    context = {
+        "group": group,
+        "sheet": sheet,
+        "deal": deal,
+        "error": error,
+        "consequences": services.preview_delete(deal),
+    }
+    return render(request, "scoring/deal_delete.html", context)
+
+
+@group_view
+@require_POST
+def deal_restore(request, group, membership, sheet_id, deal_id):
+    """Undo a deletion."""
+    sheet = _sheet(group, sheet_id)
+    deal = get_object_or_404(Deal, pk=deal_id, sheet=sheet, deleted_at__isnull=False)
+    try:
+        services.restore_deal(deal, by=request.user)
+    except services.SheetPermissionDenied as error:
+        return HttpResponseForbidden(error.message)
+    except services.SheetError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The deal is back."))
+    return redirect(sheet)
+
+
+@group_view
+@require_POST
+def sheet_rematch(request, group, membership, sheet_id):
+    """A new sheet with the same players; the deal passes on to the next player."""
+    sheet = _sheet(group, sheet_id)
+    try:
+        new = services.rematch(sheet, by=request.user)
+    except services.SheetPermissionDenied as error:
+        return HttpResponseForbidden(error.message)
+    except services.SheetError as error:
+        messages.error(request, error.message)
+        return redirect(sheet)
+    return redirect(new)
 
 
 # --- Table helpers: the picker's count and the opening check --------------------------------------------

@@ -55,7 +55,7 @@ from .melds import (
     meld_options,
     meld_value,
 )
-from .persist import FORMAT_VERSION, dumps, from_json, loads, replay, to_json
+from .persist import FORMAT_VERSION, RULES_VERSION, dumps, from_json, loads, replay, to_json
 from .scoring import (
     FINISHES,
     HAND_NAMES,
@@ -93,6 +93,7 @@ __all__ = [
     "HAND_VARIANTS",
     "PHASES",
     "PLAY",
+    "RULES_VERSION",
     "VARIANTS",
     "AmbiguousWild",
     "Card",

@@ -21,6 +21,14 @@ from .melds import Meld
 from .scoring import DealScore
 
 FORMAT_VERSION = 1
+"""The layout of the JSON below."""
+
+RULES_VERSION = 1
+"""The behaviour of play: what a seed deals, what each action does, how deals score and end. Each game
+stores the version it was created with (games.Game.rules_version). A change that would make a stored
+move log replay differently bumps it, and either keeps the old behaviour for games of the old version
+or migrates them in code with a test; docs/upgrades.md says how. tests/golden/ holds games of every rule
+set that each later version must load, replay to the same state and finish."""
 
 
 def _ids(cards) -> list[int]:

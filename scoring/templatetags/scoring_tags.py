@@ -12,7 +12,9 @@ register = template.Library()
 @register.simple_tag
 def group_sheets(group, limit=6):
     """The group's latest sheets, for the group page's "Score sheets" section."""
-    return list(Sheet.objects.filter(group=group).prefetch_related("players__user")[:limit])
+    return list(
+        Sheet.objects.filter(group=group).select_related("group").prefetch_related("players__user")[:limit]
+    )
 
 
 @register.filter
@@ -25,3 +27,10 @@ def winners_of(sheet):
     """The names of a finished sheet's winners."""
     players = {player.seat: player.display_name for player in sheet.players.all()}
     return " & ".join(players[seat] for seat in sheet.winner_seats if seat in players)
+
+
+@register.filter
+def signed(number) -> str:
+    """A change with its sign, as players read it: ``+18``, ``−7`` (a true minus sign), ``0``."""
+    number = int(number or 0)
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"

@@ -25,15 +25,51 @@ PHONE = {
 }
 
 
+CSP_VIOLATIONS: list[str] = []
+"""Console messages of every page of every browser test that report a Content-Security-Policy
+violation (Chromium logs each one); the autouse fixture below fails the test that caused one."""
+
+
+def _watch_console(context) -> None:
+    def on_console(message):
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            CSP_VIOLATIONS.append(f"{message.type}: {message.text} ({message.location.get('url')})")
+
+    context.on("console", on_console)
+
+
 @pytest.fixture(scope="session")
 def browser():
+    """Chromium; every context it opens (``new_context``/``new_page``) has its console watched for CSP
+    violations."""
     executable = require_service("chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        new_context = browser.new_context
+
+        def watched_context(*args, **kwargs):
+            context = new_context(*args, **kwargs)
+            _watch_console(context)
+            return context
+
+        def watched_page(*args, **kwargs):
+            return watched_context(*args, **kwargs).new_page()  # the context closes with the browser
+
+        browser.new_context = watched_context
+        browser.new_page = watched_page
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violation():
+    """Every browser test fails on a Content-Security-Policy violation in any page's console."""
+    CSP_VIOLATIONS.clear()
+    yield
+    found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
+    assert not found, "Content-Security-Policy violations:\n" + "\n".join(found)
 
 
 @pytest.fixture

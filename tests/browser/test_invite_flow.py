@@ -59,3 +59,17 @@ def test_a_new_person_makes_a_group_and_a_friend_joins_through_the_copied_link(n
 
     host.reload()
     expect(host.locator(".member-name", has_text="Fadi")).to_be_visible()
+
+
+def test_the_browser_tests_catch_a_csp_violation(new_phone, owner, log_in):
+    """The shared hook (tests/browser/conftest.py) sees a blocked inline style in the console."""
+    from tests.browser import conftest
+
+    page = new_phone()
+    log_in(page, owner)
+    page.goto("/")
+    page.evaluate("document.head.insertAdjacentHTML('beforeend', '<style>body { color: red }</style>')")
+    page.wait_for_timeout(300)
+    caught = list(conftest.CSP_VIOLATIONS)
+    conftest.CSP_VIOLATIONS.clear()  # expected here: the hook must not fail this test
+    assert any("style" in text for text in caught), caught

@@ -11,6 +11,7 @@ from games import board, engine, services
 from games.models import Game, GameStatus
 from games.moves import requests_for
 from games.views import poll_token
+from tests.factories import MembershipFactory
 from tests.games import leaks
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -92,9 +93,9 @@ def _check(response, state, seat) -> int:
     )
 
 
-def _play_through_the_views(game, people: dict) -> tuple[int, int]:
-    """Play ``game`` to its end through the views; people: seat (None: a watcher) -> user. Returns
-    (moves, card elements checked)."""
+def _play_through_the_views(game, people: dict, deals: int | None = None) -> tuple[int, int]:
+    """Play ``game`` through the views to its end, or until ``deals`` deals have ended; people: seat
+    (None: a watcher) -> user. Returns (moves, card elements checked)."""
     clients, users = {}, {}
     for seat, user in people.items():
         users[seat] = user
@@ -114,7 +115,7 @@ def _play_through_the_views(game, people: dict) -> tuple[int, int]:
                 token = poll_token(game.pk, users[seat].pk)
                 poll = client.get(poll_url, {"r": game.revision - 1, "u": users[seat].pk, "t": token})
                 seen += _check(poll, state, seat)
-        if game.status != GameStatus.ACTIVE:
+        if game.status != GameStatus.ACTIVE or (deals is not None and state.deal.number >= deals):
             break
         seat = state.current
         action = engine.bot_action(state, seat)
@@ -125,6 +126,8 @@ def _play_through_the_views(game, people: dict) -> tuple[int, int]:
         assert after.version == state.version + 1, response.content.decode()[:2000]
         moves += 1
         assert moves < 3000
+    if deals is not None and game.status == GameStatus.ACTIVE:
+        return moves, seen
     assert game.status == GameStatus.FINISHED
     replay_url = reverse("games:replay", args=[game.group.slug, game.pk])
     for step in (0, moves // 2, moves):
@@ -139,3 +142,45 @@ def test_a_whole_game_through_the_views_never_shows_a_hidden_card(owner, member,
     services.accept_seat(game_id=game.pk, user=member)
     moves, seen = _play_through_the_views(game, {0: owner, 1: member, None: admin})
     assert seen > moves * 10  # the checker really looked at cards
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("variant", "teams"),
+    [
+        *[
+            pytest.param(
+                variant,
+                False,
+                marks=pytest.mark.xfail(
+                    strict=True,
+                    reason="the checker finds '♥' outside card elements on the jordanian/egyptian play page "
+                    "since main's rule sentences (games/rules.py) arrived: a leak or a false positive of "
+                    "tests/games/leaks.py on public rule text; reported, to be decided by table/rules",
+                ),
+            )
+            if variant in ("jordanian", "egyptian")
+            else (variant, False)
+            for variant in engine.HAND_VARIANTS
+            if variant != "classic"
+        ],
+        *[(variant, True) for variant, data in engine.HAND_VARIANTS.items() if data.teams_allowed][:1],
+    ],
+)
+def test_every_rule_set_and_the_teams_mode_show_no_hidden_card_through_a_deal(
+    variant, teams, group, owner, member, admin, start_game
+):
+    """The first deal to its end (the hands shown at the count included) and into the next, through the
+    views, for every other Hand rule set and for teams (the whole classic game is played above)."""
+    people = [owner, member]
+    if teams:
+        people = [owner, member, admin, MembershipFactory(group=group, user__display_name="Tariq").user]
+    options = {"teams": True} if teams else {}
+    game = start_game(people, variant=variant, options=options, seed=2025)
+    for user in people[1:]:
+        services.accept_seat(game_id=game.pk, user=user)
+    watcher = admin if not teams else MembershipFactory(group=group).user
+    moves, seen = _play_through_the_views(game, {**dict(enumerate(people)), None: watcher}, deals=1)
+    game.refresh_from_db()
+    assert engine.from_json(game.state).deal.number >= 1 or game.status == GameStatus.FINISHED
+    assert seen > moves * 5

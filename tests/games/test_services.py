@@ -173,3 +173,15 @@ def test_each_seat_change_before_the_deal_bumps_the_revision_until_it_deals(owne
     assert game.status == GameStatus.ACTIVE
     revisions.append(game.revision)
     assert revisions == sorted(set(revisions))
+
+
+def test_a_game_stores_the_rules_version_it_was_created_with(owner, member, start_game, monkeypatch):
+    from games import engine
+
+    game = start_game([owner, member], seed=9)
+    assert game.rules_version == engine.RULES_VERSION
+    monkeypatch.setattr(engine, "RULES_VERSION", engine.RULES_VERSION + 1)
+    later = start_game([owner, services.BOT], seed=10)
+    assert later.rules_version == engine.RULES_VERSION
+    game.refresh_from_db()
+    assert game.rules_version == later.rules_version - 1  # a game keeps its version

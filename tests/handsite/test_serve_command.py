@@ -69,7 +69,8 @@ def test_the_run_command_serves_the_site_on_the_port_it_is_given(tmp_path):
         assert page is not None, output
         assert page[0] == 200
         assert "<html" in page[1]
-        assert f"http://127.0.0.1:{port}" in output
+        assert f"Log in at http://127.0.0.1:{port}/" in output
+        assert "127.0.0.1:8000" not in output  # every start-up line names the real port
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)

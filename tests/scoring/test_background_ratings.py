@@ -76,7 +76,7 @@ def _ratings(group):
     return [(r.player_key, r.games, r.wins) for r in Rating.objects.filter(group=group).order_by("-ordinal")]
 
 
-def test_saving_editing_and_deleting_a_sheets_deal_recomputes_the_ratings_after_the_commit(
+def test_a_finished_sheet_is_rated_at_once_and_corrections_are_replayed_after_the_commit(
     owner, member, group, django_capture_on_commit_callbacks
 ):
     from tests.scoring.conftest import hand, make_sheet
@@ -84,18 +84,26 @@ def test_saving_editing_and_deleting_a_sheets_deal_recomputes_the_ratings_after_
     sheet = make_sheet(group, owner, "classic", [owner, member])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         deals = _finish_classic(sheet, owner, winner=0)
-    assert not Rating.objects.exists()  # nothing before the commit
-    for callback in callbacks:
-        callback()
     olivia, mona = f"user:{owner.pk}", f"user:{member.pk}"
+    # The game that finished last is rated incrementally in the same transaction: no task queued.
+    assert callbacks == []
     assert _ratings(group) == [(olivia, 1, 1), (mona, 1, 0)]
+    assert not scoring_services.ratings_updating(group)
 
     # Corrections: Mona went out in deals 1-3 and Olivia held 100 each time, so Mona wins the game
-    # (Olivia 3 × 100 - 2 × 30 = 240, Mona -3 × 30 + 2 × 10 = -70). Each edit queues the recompute.
+    # (Olivia 3 × 100 - 2 × 30 = 240, Mona -3 × 30 + 2 × 10 = -70). Only the edit that changes the
+    # game's result (the second: Olivia 110, Mona -30) queues the replay; until it runs, "updating".
+    queued = []
     for deal in deals[:3]:
-        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
             scoring_services.edit_deal(deal, by=owner, facts=hand(1, [True, True], [100, None]))
-        assert len(callbacks) == 1
+        queued.append(len(callbacks))
+        assert scoring_services.ratings_updating(group) == bool(callbacks)
+        if callbacks:
+            assert _ratings(group) == [(olivia, 1, 1), (mona, 1, 0)]  # the previous figures meanwhile
+            callbacks[0]()
+        assert not scoring_services.ratings_updating(group)
+    assert queued == [0, 1, 0]
     sheet.refresh_from_db()
     assert sheet.winner_seats == [1]
     assert _ratings(group) == [(mona, 1, 1), (olivia, 1, 0)]
@@ -117,12 +125,17 @@ def test_the_standings_page_shows_the_ratings_in_order_with_games_played(
         for _ in range(2):
             _finish_classic(make_sheet(group, owner, "classic", [owner, member, "Gina"]), owner, winner=1)
     client.force_login(owner)
-    page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
+    page = client.get(reverse("scoring:standings", args=[group.slug])).content.decode()
     assert "A rating estimates a player's skill" in page
-    table = page.split('data-testid="ratings"')[1].split("</table>")[0]
-    rows = [row.split("</tr>")[0] for row in table.split('<tr><th scope="row">')[1:]]
-    # Gina and Olivia lost the same way: equal ratings, by name.
-    assert [row.split("<")[0] for row in rows] == ["Mona Member", "Gina", "Olivia Owner"]
-    ordinals = [r.ordinal for r in Rating.objects.filter(group=group).order_by("-ordinal")]
-    assert f'<td class="num">{ordinals[0]:.1f}</td><td class="num">2</td><td class="num">2</td>' in rows[0]
-    assert '<td class="num">2</td><td class="num">0</td>' in rows[2]
+    table = page.split('data-testid="leaderboard"')[1].split("</table>")[0]
+    rows = [row.split("</tr>")[0] for row in table.split("<tr data-key=")[1:]]
+    names = [row.split('<th scope="row">')[1].split("<")[0].strip() for row in rows]
+    # Gina and Olivia lost the same way: equal ratings, by name; everyone is provisional (2 games).
+    assert names == ["Mona Member", "Gina", "Olivia Owner"]
+    assert all("provisional" in row for row in rows)
+    mona = Rating.objects.get(group=group, player_key=f"user:{member.pk}")
+    assert mona.rating > 1500
+    assert f"<bdi>{mona.rating}</bdi>" in rows[0]
+    assert f'data-testid="last-change">+{mona.last_change}</bdi>' in rows[0]
+    assert '<td class="num">2</td>\n              <td class="num">2</td>' in rows[0]
+    assert '<td class="num">2</td>\n              <td class="num">0</td>' in rows[2]

@@ -27,7 +27,7 @@ def test_a_tampered_member_on_the_new_sheet_form_is_refused_with_the_error_shown
     assert response.status_code == 200
     page = response.content.decode()
     assert "Select a valid choice. 999999 is not one of the available choices." in page
-    assert "Please correct the fields marked below." in page
+    assert "This was not saved:" in page
     assert not Sheet.objects.exists()
 
 
@@ -64,9 +64,10 @@ def test_the_missing_cards_of_an_opened_player_are_asked_for_by_name_next_to_the
     )
     page = response.content.decode()
     assert "Say what Gina still holds: they had opened, so their cards count." in page
-    # Next to Gina's field, not at the top of the form.
-    assert page.index("Say what Gina still holds") > page.index('id="player-2"')
-    assert "Please correct the fields marked below." in page
+    # Listed at the top with a link to the field, and next to Gina's field itself.
+    assert 'href="#id_held_points_2">Points held</a>: Say what Gina still holds' in page
+    assert page.rindex("Say what Gina still holds") > page.index('id="player-2"')
+    assert "This was not saved:" in page
 
 
 def test_the_service_refuses_a_hand_and_foot_deal_without_what_a_losing_player_holds(group, owner, member):

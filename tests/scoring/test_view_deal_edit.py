@@ -53,10 +53,8 @@ def test_an_edit_the_engine_refuses_changes_nothing(client, group, owner, member
     deal = services.add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
     client.force_login(owner)
     edit = reverse("scoring:deal_edit", args=[group.slug, sheet.pk, deal.pk])
-    response = client.post(
-        edit, {"winner": "0", "finish": "hand", "opened_0": "on", "opened_1": "on", "held_points_1": "5"}
-    )
-    assert "cannot go out “Hand”" in response.content.decode()
+    response = client.post(edit, {"winner": "0", "finish": "normal", "opened_1": "on", "held_points_1": "1"})
+    assert "1 is not possible" in response.content.decode()
     deal.refresh_from_db()
     assert deal.facts["held"] == [None, 20]
     assert not DealChange.objects.filter(action="edited").exists()

@@ -251,3 +251,20 @@ def test_a_void_deal_with_a_winner_is_refused_in_place(client, group, sheet, own
     assert 'name="void" id="id_void" checked' in body
     assert not Deal.objects.exists()
     assert not DealChange.objects.exists()
+
+
+def test_the_winners_own_opened_flag_follows_how_they_went_out(client, group, owner, member):
+    """The form hides the winner's block: a kuwaiti announcement win means they had announced; a
+    "Hand" means they had not opened, whatever a stale tick says."""
+    kuwaiti = make_sheet(group, owner, "kuwaiti", [owner, member])
+    client.force_login(owner)
+    response = client.post(
+        url(group, kuwaiti),
+        {"winner": "0", "finish": "announcement", "opened_1": "on", "held_points_1": "20"},
+    )
+    assert response.status_code == 302
+    assert Deal.objects.get(sheet=kuwaiti).facts["opened"] == [True, True]
+    classic = make_sheet(group, owner, "classic", [owner, member])
+    response = client.post(url(group, classic), {"winner": "1", "finish": "hand", "opened_1": "on"})
+    assert response.status_code == 302
+    assert Deal.objects.get(sheet=classic).facts["opened"] == [False, False]

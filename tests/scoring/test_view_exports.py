@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from django.urls import reverse
 
@@ -12,7 +11,9 @@ from scoring import services
 from tests.scoring.conftest import hand, make_sheet
 
 
-def test_a_sheet_exports_as_json_with_facts_scores_and_totals(client, group, owner, member):
+def test_a_sheet_exports_as_json_with_facts_scores_and_totals_and_no_internal_ids(
+    client, group, owner, member
+):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
     services.add_deal(
         sheet, by=owner, facts=hand(0, [True, True, True, False], [None, "KS 7H JK", "AS 2D", None])
@@ -24,27 +25,39 @@ def test_a_sheet_exports_as_json_with_facts_scores_and_totals(client, group, own
     assert data["rule_set"] == "classic"
     assert data["deals"][0]["facts"]["held"][1] == "KS 7H JK"
     assert data["deals"][0]["points_by_seat"] == [-30, 32, 13, 100]
+    assert data["deals"][0]["dealer"] == "Olivia Owner"
     assert data["deals"][0]["score"]["sides"][1]["parts"][0]["label"] == "Cards left: {cards} = {value}"
     assert data["totals"] == [-30, 32, 13, 100]
-    assert [p["name"] for p in data["players"]] == ["Olivia Owner", "Mona Member", "Gina", "Hadi"]
+    assert data["players"][0] == {"seat": 1, "name": "Olivia Owner", "guest": False}
+    text = response.content.decode()
+    for internal in ('"id"', '"user_id"', '"position"', f'"{owner.email}"'):
+        assert internal not in text
 
 
-def test_the_groups_sheets_export_as_csv_one_row_per_player_and_deal(client, group, owner, member):
-    one = make_sheet(group, owner, "classic", [owner, member])
+def test_the_groups_sheets_export_as_a_wide_csv_one_row_per_deal_one_column_per_player(
+    client, group, owner, member
+):
+    one = make_sheet(group, owner, "classic", [owner, member], title="Friday")
     services.add_deal(one, by=owner, facts=hand(0, [True, True], [None, 20]))
+    services.add_deal(one, by=owner, facts=hand(None, [False, False], [None, None]))
     services.add_deal(one, by=owner, facts=hand(1, [True, True], [15, None]))
-    make_sheet(group, owner, "hand-and-foot", [owner, member])
+    make_sheet(group, owner, "hand-and-foot-teams", [owner, member, "Gina", "Hadi"])
     client.force_login(member)
     response = client.get(reverse("scoring:group_export", args=[group.slug, "csv"]))
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert len(rows) == 4
-    assert [(r["player"], r["points"], r["total"]) for r in rows] == [
-        ("Olivia Owner", "-30", "-30"),
-        ("Mona Member", "20", "20"),
-        ("Olivia Owner", "15", "-15"),
-        ("Mona Member", "-30", "-10"),
+    text = response.content.decode()
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert rows[0][:3] == ["Sheet", "Friday", "classic"]
+    assert rows[1:6] == [
+        ["Deal", "Dealer", "Olivia Owner", "Mona Member"],
+        ["1", "Olivia Owner", "-30", "20"],
+        ["void", "Mona Member", "0", "0"],
+        ["2", "Olivia Owner", "15", "-30"],
+        ["Total", "", "-15", "-10"],
     ]
-    assert json.loads(rows[0]["facts"])["winner"] == 0
+    assert rows[6] == []
+    assert rows[8] == ["Deal", "Dealer", "Olivia Owner & Gina", "Mona Member & Hadi"]
+    assert rows[9] == ["Total", "", "0", "0"]
 
 
 def test_an_unknown_export_format_is_404(client, group, owner, member):
@@ -59,12 +72,11 @@ def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_quoted(client, g
     services.add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 20, 20]))
     client.force_login(member)
     response = client.get(reverse("scoring:sheet_export", args=[group.slug, sheet.pk, "csv"]))
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert [r["player"] for r in rows] == ["'" + name for name in names]
-    assert {r["dealer"] for r in rows} == {"'" + names[0]}
-    assert {r["title"] for r in rows} == {"'=1+1"}
-    assert rows[0]["points"] == "-30"  # numbers are not text: they stay numbers
-    assert rows[0]["facts"].startswith("{")
+    rows = list(csv.reader(io.StringIO(response.content.decode().lstrip("\ufeff"))))
+    assert rows[0][1] == "'=1+1"
+    assert rows[1][2:] == ["'" + name for name in names]
+    assert rows[2][1] == "'" + names[0]  # the dealer
+    assert rows[2][2] == "-30"  # numbers are not text: they stay numbers
 
 
 def test_csv_safe_quotes_every_formula_start_and_nothing_else():

@@ -25,7 +25,8 @@ class Command(BaseCommand):
         demo = base_demo.load_base(self.stdout.write)
         for module in project_demo_modules():
             module.load(demo)
-        self.stdout.write(self.style.SUCCESS("Demo data is ready. Log in at http://127.0.0.1:8000/ as:"))
+        site = settings.SITE_URL.rstrip("/")  # .ci/serve sets it from PORT
+        self.stdout.write(self.style.SUCCESS(f"Demo data is ready. Log in at {site}/ as:"))
         for user in demo.users.values():
             self.stdout.write(f"  {user.email}  /  {demo.password}   ({user.name})")
         self.stdout.write(f"Demo group: {demo.group.get_absolute_url()}")

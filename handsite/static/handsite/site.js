@@ -15,3 +15,10 @@ document.addEventListener("click", async (event) => {
   button.textContent = button.dataset.copied || label;
   setTimeout(() => { button.textContent = label; }, 2000);
 });
+
+// A page in a background tab sends no htmx request (its polls wait until it is visible again). This
+// replaces hx-trigger filters like [document.visibilityState === 'visible'], which need eval and so
+// are off under the site's Content-Security-Policy (htmx-config allowEval: false).
+document.addEventListener("htmx:confirm", (event) => {
+  if (document.visibilityState === "hidden") event.preventDefault();
+});

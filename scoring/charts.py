@@ -1,0 +1,131 @@
+"""Server-drawn SVG charts (no JavaScript): the numbers are laid out here, the template draws them.
+
+Each chart has one ``<path>`` per series (a player or a team), a title and a text alternative (a
+sentence, plus the figures as a table for screen readers and for anyone who prefers numbers). Colours
+come from CSS classes (``series-0`` …), so dark mode and high contrast are the stylesheet's business;
+the SVG scales to its container (``viewBox``), readable from 360 px up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+WIDTH, HEIGHT, PAD = 320, 180, 14
+
+
+@dataclass
+class Series:
+    name: str
+    values: list[int]
+    path: str = ""
+    index: int = 0
+    last_x: float = 0.0
+    last_y: float = 0.0
+
+
+@dataclass
+class LineChart:
+    title: str
+    summary: str
+    labels: list[str]  # one per point (x axis)
+    series: list[Series]
+    zero_y: float | None = None
+    width: int = WIDTH
+    height: int = HEIGHT
+    rows: list[list] = field(default_factory=list)  # the text alternative's table: label, values…
+
+
+def _scale(values: list[list[int]]) -> tuple[int, int]:
+    flat = [0, *(v for series in values for v in series)]
+    low, high = min(flat), max(flat)
+    return (low, high) if high != low else (low - 1, high + 1)
+
+
+def line_chart(title: str, labels: list[str], named: list[tuple[str, list[int]]], summary: str) -> LineChart:
+    """A line per series over the same points; the y axis spans the values and zero."""
+    low, high = _scale([values for _name, values in named])
+    steps = max(1, len(labels) - 1)
+
+    def x(i: int) -> float:
+        return round(PAD + i * (WIDTH - 2 * PAD) / steps, 1)
+
+    def y(v: int) -> float:
+        return round(PAD + (high - v) * (HEIGHT - 2 * PAD) / (high - low), 1)
+
+    series = []
+    for index, (name, values) in enumerate(named):
+        points = [(x(i), y(v)) for i, v in enumerate(values)]
+        path = "M" + " L".join(f"{px} {py}" for px, py in points) if points else ""
+        last = points[-1] if points else (0.0, 0.0)
+        series.append(Series(name, values, path, index % 8, last[0], last[1]))
+    rows = [[label, *(values[i] for _name, values in named)] for i, label in enumerate(labels)]
+    return LineChart(title, summary, labels, series, y(0), rows=rows)
+
+
+def score_progression(state) -> LineChart | None:
+    """A sheet's running totals deal by deal, one line per player or team (from 0 before deal 1)."""
+    names = state.side_names
+    running = [[0] for _ in names]
+    labels = ["0"]
+    for row in state.rows:
+        if row.score is None or row.number is None:
+            continue  # a void deal or facts that no longer score
+        labels.append(str(row.number))
+        for index, total in enumerate(row.totals):
+            running[index].append(total)
+    if len(labels) < 2:
+        return None
+    totals = [values[-1] for values in running]
+    leader = min(totals) if state.status and state.status.lower_is_better else max(totals)
+    leaders = [name for name, total in zip(names, totals, strict=True) if total == leader]
+    played = len(labels) - 1
+    summary = ngettext(
+        "Running totals after %(count)s deal. In the lead: %(names)s (%(total)s).",
+        "Running totals after %(count)s deals. In the lead: %(names)s (%(total)s).",
+        played,
+    ) % {"count": played, "names": ", ".join(leaders), "total": leader}
+    return line_chart(_("Score, deal by deal"), labels, list(zip(names, running, strict=True)), summary)
+
+
+@dataclass
+class Bar:
+    name: str
+    value: int
+    x: float
+    width: float
+    y: float
+    height: float
+    index: int
+
+
+@dataclass
+class BarChart:
+    title: str
+    summary: str
+    bars: list[Bar]
+    width: int = WIDTH
+    height: int = 0
+
+
+BAR, GAP, LABEL = 22, 8, 110
+
+
+def wins_bars(rows) -> BarChart | None:
+    """The group's wins per player (the leaderboard's rows), one horizontal bar each, most first."""
+    rows = sorted((r for r in rows if r.games), key=lambda r: (-r.wins, r.name.casefold()))
+    if not rows:
+        return None
+    most = max(r.wins for r in rows) or 1
+    span = WIDTH - LABEL - PAD - 30
+    bars = [
+        Bar(r.name, r.wins, LABEL, round(span * r.wins / most, 1), i * (BAR + GAP) + GAP, BAR, i % 8)
+        for i, r in enumerate(rows)
+    ]
+    summary = "; ".join(
+        ngettext("%(name)s %(count)s win", "%(name)s %(count)s wins", r.wins)
+        % {"name": r.name, "count": r.wins}
+        for r in rows
+    )
+    return BarChart(_("Wins per player"), summary, bars, height=len(bars) * (BAR + GAP) + GAP)

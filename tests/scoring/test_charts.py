@@ -1,0 +1,55 @@
+"""Server-drawn SVG charts: a sheet's score progression (one path per player or team, from 0, deal by
+deal) and a group's wins per player, each with its title and text alternative."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring import charts, services
+from tests.scoring.conftest import hand, make_sheet, void
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_score_progression_has_one_path_per_player_through_every_running_total(group, owner, member):
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
+    services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 20, 30]))
+    services.add_deal(sheet, by=owner, facts=void(3))
+    services.add_deal(sheet, by=owner, facts=hand(2, [True] * 3, [50, 10, None]))
+    chart = charts.score_progression(services.sheet_state(sheet))
+    assert [s.name for s in chart.series] == ["Olivia Owner", "Mona Member", "Gina"]
+    assert [s.values for s in chart.series] == [[0, -30, 20], [0, 20, 30], [0, 30, 0]]
+    assert chart.labels == ["0", "1", "2"]  # the void deal is not a point
+    for s in chart.series:
+        assert s.path.startswith("M")
+        assert s.path.count("L") == 2
+    assert chart.summary == "Running totals after 2 deals. In the lead: Gina (0)."
+    assert chart.rows[1] == ["1", -30, 20, 30]
+
+
+def test_the_sheet_page_draws_the_chart_with_its_text_alternative(client, group, owner, member):
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"], options={"teams": True})
+    client.force_login(owner)
+    assert 'data-testid="chart"' not in client.get(sheet.get_absolute_url()).content.decode()
+    services.add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 5, 30]))
+    page = client.get(sheet.get_absolute_url()).content.decode()
+    svg = page.split('data-testid="chart"')[1].split("</svg>")[0]
+    assert len(re.findall(r'<path class="chart-line', svg)) == 2  # one per team
+    assert 'data-series="Olivia Owner &amp; Gina"' in svg
+    assert "<title" in svg
+    assert "<desc" in svg
+    assert "Running totals after 1 deal." in svg
+
+
+def test_the_standings_page_draws_the_wins_per_player(client, group, owner, member):
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
+    for _ in range(5):
+        services.add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [20, None, 30]))
+    client.force_login(owner)
+    page = client.get(reverse("scoring:standings", args=[group.slug])).content.decode()
+    svg = page.split('data-testid="bar-chart"')[1].split("</svg>")[0]
+    assert len(re.findall(r'<path class="chart-bar', svg)) == 3  # one per player
+    assert "Mona Member 1 win; Gina 0 wins; Olivia Owner 0 wins" in svg
