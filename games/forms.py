@@ -16,7 +16,71 @@ from games.services import BOT
 MAX_SEATS = 5
 
 
-class GameForm(forms.Form):
+def partnership_mode(variant) -> str:
+    """How a rule set seats teams: ``"choice"`` (it may be played as a partnership: the ``teams`` option),
+    ``"always"`` (a team rule set, e.g. Hand and Foot's team rules) or ``"never"``."""
+    if getattr(variant, "teams", False) is True:
+        return "always"
+    if any(option.name == "teams" for option in variant.options):
+        return "choice"
+    return "never"
+
+
+class PartnershipFields:
+    """The partnership choice of a form that seats players (``seat_0`` ... fields), as players think of
+    it: "each for themselves" or "Partnership Hand, 4 players, two teams"; then partners as seated
+    (partners opposite: seats 1 and 3 against seats 2 and 4) or drawn by the site. A rule set that is
+    always played in teams (``partnership_mode`` "always") gets only the partners choice.
+
+    ``add_partnership_fields(variant)`` in ``__init__``; ``partnership_seats(cleaned, seat_value)`` in
+    ``clean`` returns ``(teams, seats, drawn)`` for a partnership, or ``None`` when each plays alone."""
+
+    TEAM_SEATS = 4
+
+    def add_partnership_fields(self, variant) -> None:
+        self.partnership_mode = partnership_mode(variant)
+        if self.partnership_mode == "choice":
+            self.fields["partnership"] = forms.ChoiceField(
+                label=_("How you play"),
+                choices=[
+                    ("solo", _("Each for themselves")),
+                    ("teams", _("Partnership Hand: 4 players, two teams")),
+                ],
+                widget=forms.RadioSelect,
+                initial="solo",
+                required=False,
+            )
+        if self.partnership_mode != "never":
+            self.fields["partners"] = forms.ChoiceField(
+                label=_("Partners"),
+                choices=[
+                    ("chosen", _("As I seat them: seats 1 and 3 against seats 2 and 4")),
+                    ("drawn", _("Let the site draw the partners")),
+                ],
+                widget=forms.RadioSelect,
+                initial="chosen",
+                required=False,
+            )
+
+    def plays_in_teams(self, cleaned) -> bool:
+        return self.partnership_mode == "always" or (
+            self.partnership_mode == "choice" and cleaned.get("partnership") == "teams"
+        )
+
+    def partnership_seats(self, cleaned, seat_value) -> tuple[list, bool] | None:
+        """For a partnership: the four seats in order (``seat_value`` turns a seat field's value into a
+        player) and whether the site draws the partners; ``None`` when each plays for themselves.
+        Every one of the four seats must be taken (by a person or a bot); a fifth seat is ignored."""
+        if not self.plays_in_teams(cleaned):
+            self._errors.pop("partners", None)  # plays no part when each plays for themselves
+            return None
+        values = [cleaned.get(f"seat_{number}") for number in range(self.TEAM_SEATS)]
+        if not all(values):
+            raise forms.ValidationError(_("A partnership needs four players: fill seats 1 to 4."))
+        return [seat_value(value) for value in values], cleaned.get("partners") == "drawn"
+
+
+class GameForm(PartnershipFields, forms.Form):
     """Rule set, its options, seats, time per move and timeout rule. The option fields come from the
     chosen rule set's ``Option`` data (``opt_<name>``); ``validate_options`` has the last word."""
 
@@ -51,8 +115,11 @@ class GameForm(forms.Form):
         self.fields["seat_1"].initial = BOT
         variant_data = engine.HAND_VARIANTS[self.variant_slug]
         self.variant_name = _(variant_data.name)
+        self.add_partnership_fields(variant_data)
         self.option_names = []
         for option in variant_data.options:
+            if option.name == "teams":  # the partnership choice stands for it
+                continue
             name = f"opt_{option.name}"
             label = _(option.label)
             help_text = _(option.help) if option.help else ""
@@ -75,12 +142,15 @@ class GameForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        seats = []
-        for number in range(MAX_SEATS):
-            value = cleaned.get(f"seat_{number}")
-            if not value:
-                continue
-            seats.append(BOT if value == BOT else self.members[value])
+
+        def seat_value(value):
+            return BOT if value == BOT else self.members[value]
+
+        partnership = self.partnership_seats(cleaned, seat_value)
+        if partnership is not None:
+            seats, cleaned["random_order"] = partnership
+        else:
+            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(MAX_SEATS)) if v]
         if len(seats) < 2:
             raise forms.ValidationError(_("Choose at least two seats."))
         if self.user not in seats:
@@ -91,6 +161,8 @@ class GameForm(forms.Form):
             for name in self.option_names
             if cleaned.get(name) is not None
         }
+        if self.partnership_mode == "choice":
+            cleaned["options"]["teams"] = partnership is not None
         return cleaned
 
 

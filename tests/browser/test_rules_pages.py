@@ -46,3 +46,21 @@ def test_the_rules_of_each_rule_set_open_from_game_creation(browser, live_server
     expect(rules.locator("#option-deals")).to_be_in_viewport()
     screenshot(page, f"game-create-kuwaiti-{width}")
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_rules_read_right_to_left_in_arabic_on_a_phone(browser, live_server, screenshot, scheme):
+    from games import engine
+
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 360, "height": 800}, color_scheme=scheme
+    )
+    context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page = context.new_page()
+    for slug in engine.VARIANTS:
+        page.goto(f"/rules/{slug}/")
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        assert page.evaluate(NO_SIDEWAYS_SCROLL), f"the rules page scrolls sideways ({slug}, Arabic)"
+        assert page.evaluate(TABLES_FIT), f"a scoring table scrolls sideways ({slug}, Arabic)"
+    screenshot(page, f"rules-hand-and-foot-teams-360-ar-{scheme}")
+    context.close()

@@ -40,7 +40,7 @@ def test_starting_a_game_refuses_a_bad_choice_with_a_message(client, owner):
         url,
         {
             "variant": "classic",
-            "opt_teams": "on",
+            "partnership": "teams",
             "opt_max_wild_per_meld": "1",
             "seat_0": str(owner.pk),
             "seat_1": "bot",
@@ -49,7 +49,7 @@ def test_starting_a_game_refuses_a_bad_choice_with_a_message(client, owner):
         },
     )
     assert response.status_code == 200
-    assert "Partnership play needs exactly 4 players." in response.content.decode()
+    assert "A partnership needs four players: fill seats 1 to 4." in response.content.decode()
     assert not Game.objects.exists()
 
 

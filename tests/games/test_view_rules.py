@@ -107,7 +107,7 @@ def test_hand_and_foot_lists_card_points_and_opening_minimums_from_the_engine(cl
     html = client.get(reverse("games:rules", args=["hand-and-foot"])).content.decode()
     for number, minimum in enumerate(variant.opening_minimums, start=1):
         assert f"<td>{number}</td><td>{minimum}</td>" in html
-    assert '<th scope="row">joker</th><td>50</td>' in html
+    assert '<th scope="row"><bdi dir="ltr">joker</bdi></th><td>50</td>' in html
     assert "Draw 2 cards from the draw pile" in text_of_html(html)
 
 
