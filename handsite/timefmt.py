@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from babel.dates import get_timezone_location
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.timesince import timesince, timeuntil
+from django.utils.translation import get_language, to_locale
 from django.utils.translation import gettext as _
 
 
@@ -18,7 +20,14 @@ def zone_label(zone=None) -> str:
     key = getattr(zone, "key", None) or str(zone)
     if key in ("UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"):
         return "UTC"
-    return key.rsplit("/", 1)[-1].replace("_", " ")
+    city = key.rsplit("/", 1)[-1].replace("_", " ")
+    language = get_language() or "en"
+    if language.startswith("en"):
+        return city
+    try:  # the city's name in the reader's language (Babel's CLDR data): «عمّان» for Asia/Amman
+        return get_timezone_location(key, locale=to_locale(language), return_city=True) or city
+    except (LookupError, ValueError):
+        return city
 
 
 def when(value: dt.datetime | None, now: dt.datetime | None = None) -> str:

@@ -3,6 +3,7 @@ and card notation; every e-mail they get is Arabic, whoever triggered it."""
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from games import engine, services
 from tests.i18n.arabic_site import build, english_words, visible_text
@@ -76,3 +77,31 @@ def test_an_arabic_reader_gets_arabic_e_mails_when_an_english_player_moved(
     for part in (message.subject, message.body, html):
         assert not english_words(part, site.names), part
     assert "دورك" in message.subject
+
+
+@pytest.mark.parametrize(
+    "url_name", ["account_login", "account_signup", "account_reset_password", "account_logout"]
+)
+def test_the_account_pages_a_visitor_sees_are_arabic(client, site, url_name):
+    """allauth's pages in the site's layout: allauth's own Arabic plus the site's (nav, footer, links)."""
+    if url_name == "account_logout":
+        client.force_login(site.reader)
+    client.cookies["django_language"] = "ar"
+    response = client.get(reverse(url_name))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="ar" dir="rtl">' in html
+    assert not english_words(html, site.names)
+
+
+def test_an_invitation_from_an_arabic_reader_to_a_newcomer_is_arabic(
+    client, site, mailoutbox, django_capture_on_commit_callbacks
+):
+    client.force_login(site.reader)
+    url = reverse("group_invite_email", args=[site.group.slug])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"email": "newcomer@example.com"})
+    message = next(m for m in mailoutbox if m.to == ["newcomer@example.com"])
+    for part in (message.subject, message.body):
+        assert not english_words(part, site.names), part
+    assert "هاند" in message.body

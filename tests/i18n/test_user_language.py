@@ -156,3 +156,15 @@ def test_a_request_in_arabic_leaves_the_thread_in_the_sites_language(client, mem
     client.force_login(member)
     assert ARABIC_PAGE in client.get(reverse("home")).text
     assert translation.get_language() == settings.LANGUAGE_CODE
+
+
+def test_a_time_zone_is_named_in_the_readers_language():
+    import zoneinfo
+
+    from handsite.timefmt import zone_label
+
+    amman = zoneinfo.ZoneInfo("Asia/Amman")
+    with translation.override("ar"):
+        assert zone_label(amman) == "عمّان"
+    with translation.override("en"):
+        assert zone_label(amman) == "Amman"
