@@ -23,8 +23,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, movelog, rules, services
-from games import notifications as game_notifications
 from games import moves as moves_module
+from games import notifications as game_notifications
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
