@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_leave_and_end"),
+        ("games", "0007_game_rules_version"),
     ]
 
     operations = [
