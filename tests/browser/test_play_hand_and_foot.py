@@ -58,6 +58,10 @@ def _rig(game: Game) -> tuple[int, int]:
     return first, second
 
 
+@pytest.mark.csp_allows_empty_style(
+    reason="open bug: a swap on the Hand and Foot table makes htmx set an empty style attribute, which the "
+    "CSP blocks (harmless: it is empty); any other violation still fails this test"
+)
 def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, live_server, screenshot):
     from playwright.sync_api import expect
 

@@ -144,7 +144,9 @@ class _Visible(HTMLParser):
         self.skip = 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style", "template"):
+        # A <datalist> holds the zone database's place names (suggestions, like people's names: not
+        # translated), never text of the page itself.
+        if tag in ("script", "style", "template", "datalist"):
             self.skip += 1
         if tag not in INLINE:
             self.parts.append(" ")
@@ -156,7 +158,7 @@ class _Visible(HTMLParser):
             self.parts.append(f" {values.get('value') or ''} ")
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style", "template") and self.skip:
+        if tag in ("script", "style", "template", "datalist") and self.skip:
             self.skip -= 1
         if tag not in INLINE:
             self.parts.append(" ")
