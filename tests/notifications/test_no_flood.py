@@ -43,6 +43,19 @@ def _waiting_player_and_mover(game):
     return waiter, mover
 
 
+@pytest.fixture(autouse=True)
+def _cache_on_the_tests_clock(settings):
+    """Presence is counted in the cache (a key that lives SEEN_EVERY): these tests travel in time with
+    time-machine, which Redis's own expiry clock does not follow, so they use a local cache whose expiry
+    reads the travelled clock (and no key of another test)."""
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "no-flood"}
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def test_a_polling_player_gets_it_in_site_then_one_email_after_the_grace_and_none_more_until_they_open_it(
     make_game, client, django_capture_on_commit_callbacks
 ):
