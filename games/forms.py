@@ -235,8 +235,9 @@ class MoveForm(forms.Form):
 
     ``act`` names the button (games.moves.ACTS); ``version`` the game version the page showed;
     ``cards`` the selected cards; ``meld`` a meld on the table (lay off, exchange); ``option`` an
-    offered move or a staged meld; ``wild`` the wild cards named. Nothing else is read: no JSON, no
-    staged melds (the server keeps those).
+    offered move or a staged meld; ``wild`` the wild cards named; ``order`` the hand's new order (a card
+    dragged); ``sort`` how the page showed the hand. Nothing else is read: no JSON, no staged melds (the
+    server keeps those).
     """
 
     act = forms.ChoiceField(choices=[(act, act) for act in moves.ACTS], required=False)
@@ -245,6 +246,7 @@ class MoveForm(forms.Form):
     meld = BoundedNumber(max_digits=len(str(moves.MAX_CARD_ID)))
     option = BoundedNumber(max_digits=len(str(moves.MAX_OPTION)))
     wild = WildList(required=False)
+    order = NumberList(max_items=moves.MAX_CARDS, max_digits=len(str(moves.MAX_CARD_ID)))
     # Buttons that carry their number (a page has one per meld / offer / staged meld):
     # ``lay_off=<meld>`` is ``act=lay_off&meld=<meld>``, and so on.
     BUTTONS = {
@@ -287,9 +289,13 @@ class MoveForm(forms.Form):
             meld=data["meld"],
             option=data["option"],
             wild_as=data["wild"],
+            order=data["order"],
+            sort=read_sort(self.data),
         )
 
 
 def read_sort(data) -> str:
-    """How the hand is sorted (``sort`` = suit | rank; anything else is suit)."""
-    return "rank" if data.get("sort") == "rank" else "suit"
+    """How the hand is shown (``sort`` = suit | rank | own); "" when not asked (the player's own order
+    if they have one, else by suit: games.moves.effective_sort)."""
+    sort = data.get("sort")
+    return sort if sort in moves.SORTS else ""

@@ -38,7 +38,11 @@ PLAY_ACTS = (
     "end_turn",  # Hand and Foot (002): end a turn in which the player ran to the foot, without a discard
 )
 STAGING_ACTS = ("stage", "stage_take", "unstage")  # put aside / with the discard / take back ``option``
-ACTS = PLAY_ACTS + STAGING_ACTS
+ARRANGE_ACTS = (
+    "group",  # the selected cards side by side in the hand, where the first of them is
+    "arrange",  # the hand in the order ``order`` (a card dragged to another place)
+)
+ACTS = PLAY_ACTS + STAGING_ACTS + ARRANGE_ACTS
 
 MAX_CARDS = 60  # more card ids than any hand holds
 MAX_CARD_ID = 9999
@@ -57,11 +61,17 @@ class MoveRequest:
     meld: int | None = None
     option: int | None = None
     wild_as: tuple[tuple[int, str], ...] = ()
+    order: tuple[int, ...] = ()
+    sort: str = ""
     problem: str | None = None
 
     @property
     def is_staging(self) -> bool:
         return self.act in STAGING_ACTS
+
+    @property
+    def is_arranging(self) -> bool:
+        return self.act in ARRANGE_ACTS
 
     def as_post(self, version: int | None = None) -> dict:
         """The POST fields of this press (the inverse of games.forms.MoveForm), for tests and benches."""
@@ -76,6 +86,10 @@ class MoveRequest:
             data["option"] = self.option
         if self.wild_as:
             data["wild"] = [f"{card_id}:{face}" for card_id, face in self.wild_as]
+        if self.order:
+            data["order"] = list(self.order)
+        if self.sort:
+            data["sort"] = self.sort
         return data
 
     def pins(self, among=None) -> dict[str, str]:
@@ -428,3 +442,115 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
                 presses.append(MoveRequest(act="stage", cards=tuple(ids), wild_as=pinned))
         return [*presses, MoveRequest(act="lay_down")]
     raise ValueError(f"no button makes {action!r}")
+
+
+# --- The order of a hand -------------------------------------------------------------------------
+
+SORTS = ("suit", "rank", "own")
+"""How the hand is shown: by suit, by rank, or in the player's own order (kept per seat)."""
+SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+RANK_ORDER = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 20}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def split_face(face: str) -> tuple[str, str]:
+    if face == "JK":
+        return "JK", ""
+    return face[:-1], face[-1]
+
+
+def sort_key(card: dict, sort: str):
+    rank, suit = split_face(card["face"])
+    rank_number = RANK_ORDER.get(rank) or int(rank)
+    if sort == "rank":
+        return (rank_number, SUIT_ORDER[suit], card["id"])
+    return (SUIT_ORDER[suit], rank_number, card["id"])
+
+
+def own_order(stored, state) -> list[int]:
+    """The card ids of a seat's own order (``Seat.hand_order``) when it was made in this deal, else []."""
+    if not isinstance(stored, dict) or state is None or stored.get("deal") != [state.deal.number, state.deal.attempt]:
+        return []
+    cards = stored.get("cards")
+    return [i for i in cards if isinstance(i, int)] if isinstance(cards, list) else []
+
+
+def effective_sort(sort: str, own: list[int]) -> str:
+    """The asked sort; without one, the player's own order when they have one, else by suit."""
+    if sort in SORTS and (sort != "own" or own):
+        return sort
+    return "own" if own else "suit"
+
+
+def ordered_hand(cards: list[dict], sort: str, own: list[int]) -> list[dict]:
+    """The hand's cards (``{"id", "face"}``) as shown: sorted, or in the own order (cards not in it, a
+    card drawn since, come last, by suit)."""
+    if sort != "own":
+        return sorted(cards, key=lambda c: sort_key(c, sort))
+    position = {card_id: index for index, card_id in enumerate(own)}
+    known = sorted((c for c in cards if c["id"] in position), key=lambda c: position[c["id"]])
+    new = sorted((c for c in cards if c["id"] not in position), key=lambda c: sort_key(c, "suit"))
+    return known + new
+
+
+def arranged(shown: list[int], request: MoveRequest) -> list[int]:
+    """The hand's new own order after ``group`` or ``arrange`` (``shown``: the ids as the page showed
+    them). Raises IllegalAction with a sentence when the request names a card not in the hand."""
+    held = set(shown)
+    if request.act == "group":
+        chosen = [i for i in request.cards if i in held]
+        if not chosen or len(chosen) != len(request.cards):
+            raise engine.IllegalAction(gettext_noop("Select the cards to put side by side first."))
+        picked = set(chosen)
+        first = min(shown.index(i) for i in chosen)
+        before = [i for i in shown[:first] if i not in picked]
+        after = [i for i in shown[first:] if i not in picked]
+        return before + [i for i in shown if i in picked] + after
+    order = list(request.order)
+    if not order or len(set(order)) != len(order) or not set(order) <= held:
+        raise engine.IllegalAction(gettext_noop("Your hand has changed; try again."))
+    return order + [i for i in shown if i not in set(order)]
+
+
+# --- A refusal names the cards ------------------------------------------------------------------
+
+
+def card_words(face: str) -> str:
+    """A card as players write it: "7♣", "10♥", "🃏"."""
+    rank, suit = split_face(face)
+    return "🃏" if rank == "JK" else rank + SUIT_SYMBOLS[suit]
+
+
+TRIED = {
+    "lay_off": gettext_noop("{cards} onto meld {meld}"),
+    "exchange": gettext_noop("{cards} for the wild card in meld {meld}"),
+    "take_lay_off": gettext_noop("{card} from the discard pile onto meld {meld}"),
+    "take_lay_off+cards": gettext_noop("{card} from the discard pile and {cards} onto meld {meld}"),
+    "take": gettext_noop("{card} from the discard pile with {cards}"),
+    "take_declare": gettext_noop("{card} from the discard pile and a Hand"),
+    "meld": gettext_noop("{cards} as melds"),
+}
+"""What the player tried, in words, to name the cards in a refusal ("7♣ 8♣ onto meld 3: ...")."""
+
+
+def tried(state: engine.GameState, seat: int, request: MoveRequest) -> tuple[str, dict] | None:
+    """(template, params) of what ``request`` tried, naming its cards, or None (a move that names no
+    cards, or a card the player does not hold: a refusal never names a card the player may not see)."""
+    if is_foot(state) or request.act not in {key.split("+")[0] for key in TRIED}:
+        return None
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    if any(card_id not in hand for card_id in request.cards):
+        return None
+    params: dict = {"cards": " ".join(card_words(hand[i].face) for i in request.cards), "meld": request.meld}
+    key = request.act
+    if key in ("take_lay_off", "take", "take_declare"):
+        if not state.deal.discard:
+            return None
+        params["card"] = card_words(state.deal.discard[-1].face)
+        if key == "take_lay_off" and request.cards:
+            key = "take_lay_off+cards"
+    if "{cards}" in TRIED[key] and not request.cards:
+        return None
+    if "{meld}" in TRIED[key] and request.meld is None:
+        return None
+    return TRIED[key], params

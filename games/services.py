@@ -384,6 +384,7 @@ class MoveOutcome:
     wild_choices: list[tuple[int, str]] = field(default_factory=list)
     selected: tuple[int, ...] = ()
     moves: list[Move] | None = None  # the rows written (the player's move and the bots' that followed)
+    arranged: bool = False  # the player's own order of their hand was saved (show it)
 
 
 def _deal_key(state: engine.GameState) -> list[int]:
@@ -448,6 +449,8 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
         seat = _player_seat(game, seats, user)
     except GameError as error:
         return refuse(error.message, keep_selection=False)
+    if request.is_arranging:
+        return _arrange(outcome, seat, state, request, refuse)
     if not request.is_staging and request.version != game.version:
         return refuse(StaleVersion().message, keep_selection=False)
     current = [meld.spec for meld in outcome.staged]
@@ -465,10 +468,40 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
     except engine.AmbiguousWild as error:
         return refuse(error.sentence(_), choices=moves.wild_choices(state, error))
     except engine.DomainError as error:
-        return refuse(error.sentence(_))
+        return refuse(_refusal(state, seat.number, request, error))
     outcome.seats, outcome.state, outcome.applied = result.seats, result.state, True
     outcome.moves = result.moves
     outcome.staged = staged_melds(game, seat.number, result.state)
+    return outcome
+
+
+def _refusal(state: engine.GameState, number: int, request: moves.MoveRequest, error) -> str:
+    """The engine's sentence, after what the player tried when it names cards ("7♣ 8♣ onto meld 3:
+    These cards do not fit on that meld.")."""
+    reason = error.sentence(_)
+    what = moves.tried(state, number, request)
+    if what is None:
+        return reason
+    template, params = what
+    return _("{what}: {reason}").format(what=_(template).format(**params), reason=reason)
+
+
+def _arrange(outcome: MoveOutcome, seat: Seat, state, request: moves.MoveRequest, refuse) -> MoveOutcome:
+    """``group`` / ``arrange``: the seat's own order of its hand, kept on the seat for this deal (nobody
+    else sees it: no new revision). The cards put aside in staged melds are not in the shown hand."""
+    if state is None or moves.is_foot(state):
+        return refuse(_("That is not a move."), keep_selection=False)
+    own = moves.own_order(seat.hand_order, state)
+    aside = {card["id"] for meld in outcome.staged for card in meld.cards}
+    hand = [{"id": c.id, "face": c.face} for c in state.deal.hands[seat.number] if c.id not in aside]
+    shown = [c["id"] for c in moves.ordered_hand(hand, moves.effective_sort(request.sort, own), own)]
+    try:
+        order = moves.arranged(shown, request)
+    except engine.DomainError as error:
+        return refuse(error.sentence(_))
+    seat.hand_order = {"deal": [state.deal.number, state.deal.attempt], "cards": order}
+    seat.save(update_fields=["hand_order"])
+    outcome.arranged = True
     return outcome
 
 

@@ -97,12 +97,24 @@ def _panels(board_context) -> list[dict]:
 
 
 def _context(
-    request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=(), moves=None
+    request,
+    game,
+    seats,
+    *,
+    state=None,
+    staged=None,
+    selected=(),
+    error=None,
+    wild_choices=(),
+    moves=None,
+    sort=None,
 ):
     """The play page's context. ``staged``: the viewer's staged melds when the caller has them;
-    ``moves``: the Move rows a move just wrote (for "since your last move" without a query)."""
+    ``moves``: the Move rows a move just wrote (for "since your last move" without a query); ``sort``:
+    how to show the hand when not the page's (after the player arranged it: their own order)."""
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
+    sort = sort or _sort(request)
     context = {
         "group": game.group,
         "game": game,
@@ -114,8 +126,7 @@ def _context(
         ],
         "selected_ids": list(selected),
         "poll_url": reverse("games:poll", args=[game.group.slug, game.pk])
-        + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}"
-        + f"&sort={_sort(request)}",
+        + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}",
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
     }
@@ -131,16 +142,20 @@ def _context(
             state,
             seats,
             viewer=viewer,
-            sort=_sort(request),
+            sort=sort,
             selected=selected,
             set_aside=set_aside,
             fresh=since.card_ids,
+            own=moves_module.own_order(seat.hand_order, state) if viewer is not None else (),
         )
+        sort = context["board"]["sort"]
         context["panels"] = _panels(context["board"])
         if context["board"].get("foot"):
             context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
         context.update(_staged(staged, state, viewer))
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
+    if sort:
+        context["poll_url"] += f"&sort={sort}"
     return context
 
 
@@ -248,7 +263,7 @@ def game_move(request, group_slug, game_id):
         outcome = services.move(game_id=game_id, group_slug=group_slug, user=request.user, request=move)
     except services.GameNotFound:
         raise Http404 from None
-    if outcome.applied and not request.htmx:
+    if (outcome.applied or outcome.arranged) and not request.htmx:
         return redirect(outcome.game)
     context = _context(
         request,
@@ -260,6 +275,7 @@ def game_move(request, group_slug, game_id):
         error=outcome.error,
         wild_choices=outcome.wild_choices,
         moves=outcome.moves,
+        sort="own" if outcome.arranged else None,
     )
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [
