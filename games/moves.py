@@ -469,7 +469,11 @@ def sort_key(card: dict, sort: str):
 
 def own_order(stored, state) -> list[int]:
     """The card ids of a seat's own order (``Seat.hand_order``) when it was made in this deal, else []."""
-    if not isinstance(stored, dict) or state is None or stored.get("deal") != [state.deal.number, state.deal.attempt]:
+    if (
+        not isinstance(stored, dict)
+        or state is None
+        or stored.get("deal") != [state.deal.number, state.deal.attempt]
+    ):
         return []
     cards = stored.get("cards")
     return [i for i in cards if isinstance(i, int)] if isinstance(cards, list) else []
@@ -541,6 +545,7 @@ def tried(state: engine.GameState, seat: int, request: MoveRequest) -> tuple[str
     hand = {card.id: card for card in state.deal.hands[seat]}
     if any(card_id not in hand for card_id in request.cards):
         return None
+    # (an Arabic catalogue isolates each placeholder: handsite/catalogue.py)
     params: dict = {"cards": " ".join(card_words(hand[i].face) for i in request.cards), "meld": request.meld}
     key = request.act
     if key in ("take_lay_off", "take", "take_declare"):

@@ -34,6 +34,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
 from games import engine, moves
@@ -466,7 +467,7 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
             _set_staged(game, seat.number, state, [])  # saved with the move
         result = _apply(game, seats, seat, state, action, user)
     except engine.AmbiguousWild as error:
-        return refuse(error.sentence(_), choices=moves.wild_choices(state, error))
+        return refuse(_sentence(error), choices=moves.wild_choices(state, error))
     except engine.DomainError as error:
         return refuse(_refusal(state, seat.number, request, error))
     outcome.seats, outcome.state, outcome.applied = result.seats, result.state, True
@@ -475,15 +476,33 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
     return outcome
 
 
+CARD_PARAMS = frozenset({"card", "cards", "wild", "face", "choices"})
+"""Parameters of a sentence that are cards in notation ("8♦", "5♠ 6♠"): left to right in any language."""
+
+
+def _cards_ltr(params: dict) -> dict:
+    """In a right-to-left language each run of cards in a sentence is a left-to-right isolate (LRI ...
+    PDI), so "8♦" never reads "♦8" (a first-strong isolate has no strong letter to go by)."""
+    if not get_language_bidi():
+        return params
+    return {key: f"\u2066{value}\u2069" if key in CARD_PARAMS else value for key, value in params.items()}
+
+
+def _sentence(error: engine.DomainError) -> str:
+    """The engine's sentence in the reader's language."""
+    template = _(error.template)
+    return template.format(**_cards_ltr(error.params)) if error.params else template
+
+
 def _refusal(state: engine.GameState, number: int, request: moves.MoveRequest, error) -> str:
     """The engine's sentence, after what the player tried when it names cards ("7♣ 8♣ onto meld 3:
     These cards do not fit on that meld.")."""
-    reason = error.sentence(_)
+    reason = _sentence(error)
     what = moves.tried(state, number, request)
     if what is None:
         return reason
     template, params = what
-    return _("{what}: {reason}").format(what=_(template).format(**params), reason=reason)
+    return _("{what}: {reason}").format(what=_(template).format(**_cards_ltr(params)), reason=reason)
 
 
 def _arrange(outcome: MoveOutcome, seat: Seat, state, request: moves.MoveRequest, refuse) -> MoveOutcome:

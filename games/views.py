@@ -198,7 +198,7 @@ def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     game_notifications.opened(request.user, game)  # its notifications read; the player is present
     context = _context(request, game, services.seats_of(game))
-    context["can_end"] = membership.can_manage and game.status == GameStatus.ACTIVE
+    context["can_end"] = membership.can_manage  # shown while #game says the game is active (play.css)
     return _render(request, context)
 
 

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_hand_and_foot_online'),
+        ("games", "0008_hand_and_foot_online"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='hand_order',
-            field=models.JSONField(blank=True, default=dict, verbose_name='order of the hand'),
+            model_name="seat",
+            name="hand_order",
+            field=models.JSONField(blank=True, default=dict, verbose_name="order of the hand"),
         ),
     ]

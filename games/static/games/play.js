@@ -5,8 +5,8 @@
 // 3. The buttons follow the selection: the form carries data-picked (how many cards are selected);
 //    play.css shows a button marked data-needs="cards" / "one" / "none" accordingly. The server still
 //    decides whether the move is legal.
-// 4. The hand can be rearranged by dragging a card (pointer events: mouse, pen or touch); the new
-//    order is posted like any other press (act=arrange, order=ids), so the server keeps it per seat.
+// 4. The hand (#hand[data-arrange]) can be rearranged by dragging a card (pointer events: mouse, pen or
+//    touch); the new order is posted like any other press (act=arrange, order=ids), kept per seat.
 (() => {
   document.documentElement.classList.add("picks");
   let kept = [];
@@ -51,6 +51,8 @@
     countPicks();
   });
   document.addEventListener("DOMContentLoaded", () => {
+    // The strict CSP blocks style attributes: htmx must not carry one over while it settles a swap.
+    if (window.htmx) window.htmx.config.attributesToSettle = ["class", "width", "height"];
     restorePanels();
     countPicks();
   });
@@ -101,17 +103,19 @@
     hand.classList.remove("arranging");
     swallowClick = true; // the click that ends a drag does not select the card
     const form = document.getElementById("play-form");
-    const button = document.getElementById("arrange");
-    if (!form || !button) return;
-    for (const old of form.querySelectorAll("input[name=order]")) old.remove();
-    for (const box of hand.querySelectorAll(".pick")) {
+    if (!form || !hand.hasAttribute("data-arrange")) return;
+    for (const old of form.querySelectorAll("input[data-drag]")) old.remove();
+    const add = (name, value) => {
       const input = document.createElement("input");
       input.type = "hidden";
-      input.name = "order";
-      input.value = box.value;
+      input.name = name;
+      input.value = value;
+      input.dataset.drag = "";
       form.appendChild(input);
-    }
-    form.requestSubmit(button);
+    };
+    add("act", "arrange");
+    for (const box of hand.querySelectorAll(".pick")) add("order", box.value);
+    form.requestSubmit();
   };
   document.addEventListener("pointerup", endDrag);
   document.addEventListener("pointercancel", endDrag);
