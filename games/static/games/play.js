@@ -51,8 +51,6 @@
     countPicks();
   });
   document.addEventListener("DOMContentLoaded", () => {
-    // The strict CSP blocks style attributes: htmx must not carry one over while it settles a swap.
-    if (window.htmx) window.htmx.config.attributesToSettle = ["class", "width", "height"];
     restorePanels();
     countPicks();
   });
