@@ -11,6 +11,7 @@ from games import engine, moves
 from games.engine import actions as engine_actions
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
+from games.engine.meldspec import MeldSpec
 
 SUIT_SYMBOLS = moves.SUIT_SYMBOLS
 SUIT_ORDER = moves.SUIT_ORDER
@@ -291,8 +292,7 @@ def _take_label(action: dict, state: engine.GameState) -> SafeString:
         return format_html(_("Take {card} and declare a Hand"), card=top_html)
     parts = []
     for spec in action.get("melds") or []:
-        ids = spec["cards"] if isinstance(spec, dict) else spec
-        parts.append(cards_html([_public(state, i) for i in ids]))
+        parts.append(cards_html([_public(state, i) for i in MeldSpec.from_json(spec).cards]))
     if action.get("lay_off"):
         return format_html(
             _("Take {card} and lay it off onto meld {meld}"), card=top_html, meld=action["lay_off"]["meld"]

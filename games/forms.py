@@ -3,13 +3,12 @@ reading a move from the play page's form."""
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import engine, moves
+from games.engine.meldspec import MAX_WILD_CHOICES, parse_choice
 from games.models import MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
 
@@ -166,9 +165,6 @@ class GameForm(PartnershipFields, forms.Form):
         return cleaned
 
 
-WILD_FACE = re.compile(r"^(?:10|[2-9AJQK])[SHDC]?$")
-
-
 class BoundedNumber(forms.CharField):
     """A small whole number read without ``int()`` on an unbounded string (``max_digits`` digits)."""
 
@@ -217,16 +213,14 @@ class WildList(forms.Field):
 
     def to_python(self, value):
         values = value or []
-        if len(values) > 8:
+        if len(values) > MAX_WILD_CHOICES:
             raise forms.ValidationError(_("That is not a move."), code="too_many")
         pins = {}
         for text in values:
-            card_id, _sep, face = str(text).partition(":")
-            if not (
-                0 < len(card_id) <= 4 and card_id.isascii() and card_id.isdigit() and WILD_FACE.match(face)
-            ):
+            choice = parse_choice(text)  # "<card id>:<face>": games.engine.meldspec, the one codec
+            if choice is None:
                 raise forms.ValidationError(_("Say which card each wild card stands for."), code="wild")
-            pins[int(card_id)] = face
+            pins[choice[0]] = choice[1]
         return tuple(pins.items())
 
 

@@ -20,6 +20,7 @@ from games import engine
 from games.engine import actions as engine_actions
 from games.engine.handfoot_deal import is_wild as foot_wild
 from games.engine.melds import face_text
+from games.engine.meldspec import MeldSpec, choice_text, read_wild_as
 
 # The buttons of the play page (``act``).
 PLAY_ACTS = (
@@ -85,23 +86,23 @@ class MoveRequest:
         if self.option is not None:
             data["option"] = self.option
         if self.wild_as:
-            data["wild"] = [f"{card_id}:{face}" for card_id, face in self.wild_as]
+            data["wild"] = [choice_text(card_id, face) for card_id, face in self.wild_as]
         if self.order:
             data["order"] = list(self.order)
         if self.sort:
             data["sort"] = self.sort
         return data
 
-    def pins(self, among=None) -> dict[str, str]:
-        """The named wild cards as a meld spec's ``wild_as`` (only those among ``among``)."""
-        return {str(i): face for i, face in self.wild_as if among is None or i in among}
+    def spec(self, cards) -> dict:
+        """The meld spec of ``cards`` with the wild cards named among them (games.engine.meldspec)."""
+        return MeldSpec.of(cards, self.wild_as).to_json()
 
 
 @dataclass
 class StagedMeld:
     """A meld put aside before laying down, as the page shows it."""
 
-    spec: dict  # {"cards": [ids], "wild_as": {"<id>": face}} as the engine reads it
+    spec: dict  # a meld spec as JSON (games.engine.meldspec.MeldSpec.to_json)
     cards: list[dict]  # [{"id", "face", "plays_as"}] in the meld's order
     value: int | None  # its value for the opening (None: the engine decides when it is laid down)
     with_discard: bool
@@ -156,30 +157,25 @@ def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: 
         return {"type": "discard", "card": request.cards[0]}
     if act == "meld":
         cards = _need_cards(request, gettext_noop("Select the cards to meld first."))
-        melds = melds_from_selection(state, seat, cards, request.pins())
+        melds = melds_from_selection(state, seat, cards, request.wild_as)
         return {"type": meld_kind(state, seat), "melds": melds}
     if act == "take":
         top = _top(state)
         cards = _need_cards(
             request, gettext_noop("Select the cards from your hand that go with the discard.")
         )
-        melds = melds_from_selection(state, seat, cards, request.pins(), extra=top)
+        melds = melds_from_selection(state, seat, cards, request.wild_as, extra=top)
         return {"type": "take_discard", "melds": melds}
     if act == "take_lay_off":
         top = _top(state)
-        layoff = {"meld": _need_meld(request), "cards": [top.id, *request.cards]}
-        if request.wild_as:
-            layoff["wild_as"] = request.pins()
+        layoff = {"meld": _need_meld(request), **request.spec([top.id, *request.cards])}
         return {"type": "take_discard", "lay_off": layoff}
     if act == "take_declare":
         return {"type": "take_discard", "declare_hand": True}
     if act == "lay_off":
         meld = _need_meld(request)
         cards = _need_cards(request, gettext_noop("Select the cards to lay off first."))
-        action = {"type": "lay_off", "meld": meld, "cards": cards}
-        if request.wild_as:
-            action["wild_as"] = request.pins()
-        return action
+        return {"type": "lay_off", "meld": meld, **request.spec(cards)}
     if act == "exchange":
         meld = _need_meld(request)
         cards = _need_cards(request, gettext_noop("Select the card that takes the wild card's place."))
@@ -268,29 +264,29 @@ def foot_action(state, seat: int, request: MoveRequest) -> dict:
 
 
 def melds_from_selection(
-    state: engine.GameState, seat: int, ids: list[int], pins: dict[str, str], extra=None
+    state: engine.GameState, seat: int, ids: list[int], wild_as=(), extra=None
 ) -> list[dict]:
     """The selected cards (plus ``extra``, the top discard) as one meld, or else split into several
-    melds (the solver's way)."""
+    melds (the solver's way). ``wild_as``: (wild card id, face) the player named."""
     hand = {card.id: card for card in state.deal.hands[seat]}
     if len(set(ids)) != len(ids) or any(card_id not in hand for card_id in ids):
         raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
     cards = [hand[card_id] for card_id in ids] + ([extra] if extra is not None else [])
-    int_pins = {int(k): v for k, v in pins.items()}
+    named = MeldSpec.of([card.id for card in cards], wild_as)
     wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
     if extra is not None and wilds.is_wild(extra):
         # A wild card taken from the discard pile plays as a natural ace: the engine reads it itself.
-        return [{"cards": [card.id for card in cards], **({"wild_as": pins} if pins else {})}]
+        return [named.to_json()]
     try:
-        meld = engine.make_meld(cards, wilds, rules, int_pins or None)
+        meld = engine.make_meld(cards, wilds, rules, named.pins or None)
     except engine.AmbiguousWild:
         raise
     except engine.MeldError:
         split = engine.meld_partition(cards, wilds, rules) if len(cards) >= 6 else None
         if split:
-            return [engine_actions.meld_spec(m, wilds) for m in split]
+            return [MeldSpec.from_meld(m, wilds).to_json() for m in split]
         raise
-    return [engine_actions.meld_spec(meld, wilds)]
+    return [MeldSpec.from_meld(meld, wilds).to_json()]
 
 
 def lay_down_action(state: engine.GameState, seat: int, staged: list[dict]) -> dict:
@@ -299,7 +295,7 @@ def lay_down_action(state: engine.GameState, seat: int, staged: list[dict]) -> d
     if not staged:
         raise engine.IllegalAction(gettext_noop("Add at least one meld before laying down."))
     top = state.deal.discard[-1].id if state.deal.discard else None
-    if top is not None and any(top in spec["cards"] for spec in staged):
+    if top is not None and any(top in MeldSpec.from_json(spec).cards for spec in staged):
         return {"type": "take_discard", "melds": staged}
     return {"type": meld_kind(state, seat), "melds": staged}
 
@@ -310,7 +306,8 @@ def _read_one(
     hand = {card.id: card for card in state.deal.hands[seat]}
     top = state.deal.discard[-1] if state.deal.discard else None
     wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
-    ids, pins = list(spec["cards"]), dict(spec.get("wild_as") or {})
+    named = MeldSpec.from_json(spec)
+    ids = list(named.cards)
     with_discard = top is not None and top.id in ids
     if with_discard and (state.deal.phase != engine.DRAW or state.deal.current != seat):
         raise engine.IllegalAction(gettext_noop("You can take the discard only instead of drawing."))
@@ -322,7 +319,7 @@ def _read_one(
         raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
     cards = [hand.get(card_id) or top for card_id in ids]
     try:
-        meld = engine.make_meld(cards, wilds, rules, {int(k): v for k, v in pins.items()} or None)
+        meld = engine.make_meld(cards, wilds, rules, named.pins or None)
     except engine.AmbiguousWild:
         raise
     except engine.MeldError:
@@ -331,7 +328,7 @@ def _read_one(
         # A wild card from the discard pile plays only as a natural ace: the engine reads it.
         shown = [{"id": c.id, "face": c.face, "plays_as": ""} for c in cards]
         return StagedMeld(
-            spec={"cards": ids, **({"wild_as": pins} if pins else {})},
+            spec=named.to_json(),
             cards=shown,
             value=None,
             with_discard=True,
@@ -341,7 +338,7 @@ def _read_one(
         for card, face in zip(meld.cards, meld.plays_as, strict=True)
     ]
     return StagedMeld(
-        spec=engine_actions.meld_spec(meld, wilds),
+        spec=MeldSpec.from_meld(meld, wilds).to_json(),
         cards=shown,
         value=engine.meld_value(meld, rules),
         with_discard=with_discard,
@@ -360,7 +357,7 @@ def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[S
             meld = _read_one(state, seat, spec, taken, any(m.with_discard for m in result))
         except engine.DomainError:
             continue
-        taken |= set(meld.spec["cards"])
+        taken |= set(MeldSpec.from_json(meld.spec).cards)
         result.append(meld)
     return result
 
@@ -379,12 +376,8 @@ def stage(state: engine.GameState, seat: int, staged: list[dict], request: MoveR
     cards = _need_cards(request, gettext_noop("Select the cards to meld first."))
     if request.act == "stage_take":
         cards = [*cards, _top(state).id]
-    spec: dict = {"cards": cards}
-    pins = request.pins(among=set(cards))
-    if pins:
-        spec["wild_as"] = pins
-    taken = {card_id for meld in current for card_id in meld.spec["cards"]}
-    added = _read_one(state, seat, spec, taken, any(m.with_discard for m in current))
+    taken = {card_id for meld in current for card_id in MeldSpec.from_json(meld.spec).cards}
+    added = _read_one(state, seat, request.spec(cards), taken, any(m.with_discard for m in current))
     return [*specs, added.spec]
 
 
@@ -416,7 +409,7 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
     if kind == "discard":
         return [MoveRequest(act="discard", cards=(action["card"],))]
     if kind in ("lay_off", "exchange"):
-        pins = tuple((int(k), v) for k, v in (action.get("wild_as") or {}).items())
+        pins = tuple(read_wild_as(action.get("wild_as")).items())
         return [MoveRequest(act=kind, meld=action["meld"], cards=tuple(action["cards"]), wild_as=pins)]
     offered = offers(engine.legal_actions(state, seat))
     if action in offered:
@@ -426,20 +419,18 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
     if kind == "take_discard" and action.get("lay_off") and not action.get("melds"):
         layoff = action["lay_off"]
         top = state.deal.discard[-1].id
-        pins = tuple((int(k), v) for k, v in (layoff.get("wild_as") or {}).items())
+        pins = tuple(read_wild_as(layoff.get("wild_as")).items())
         rest = tuple(i for i in layoff["cards"] if i != top)
         return [MoveRequest(act="take_lay_off", meld=layoff["meld"], cards=rest, wild_as=pins)]
     if kind in ("meld", "announce", "take_discard") and action.get("melds") and not action.get("lay_off"):
         top = state.deal.discard[-1].id if kind == "take_discard" else None
         presses: list[MoveRequest] = []
-        for spec in action["melds"]:
-            ids, pins = (spec["cards"], spec.get("wild_as") or {}) if isinstance(spec, dict) else (spec, {})
-            pinned = tuple((int(k), v) for k, v in pins.items())
-            if top is not None and top in ids:
-                rest = tuple(i for i in ids if i != top)
-                presses.append(MoveRequest(act="stage_take", cards=rest, wild_as=pinned))
+        for spec in map(MeldSpec.from_json, action["melds"]):
+            if top is not None and top in spec.cards:
+                rest = tuple(i for i in spec.cards if i != top)
+                presses.append(MoveRequest(act="stage_take", cards=rest, wild_as=spec.wild_as))
             else:
-                presses.append(MoveRequest(act="stage", cards=tuple(ids), wild_as=pinned))
+                presses.append(MoveRequest(act="stage", cards=spec.cards, wild_as=spec.wild_as))
         return [*presses, MoveRequest(act="lay_down")]
     raise ValueError(f"no button makes {action!r}")
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import board, engine, movelog, rules, services
 from games import moves as moves_module
 from games import notifications as game_notifications
+from games.engine.meldspec import choice_text
 from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
@@ -122,7 +123,8 @@ def _context(
         "my_seat": seat,
         "error": error,
         "wild_choices": [
-            {"id": card_id, "face": face, "words": board.face_words(face)} for card_id, face in wild_choices
+            {"value": choice_text(card_id, face), "words": board.face_words(face)}
+            for card_id, face in wild_choices
         ],
         "selected_ids": list(selected),
         "poll_url": reverse("games:poll", args=[game.group.slug, game.pk])

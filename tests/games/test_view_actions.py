@@ -269,7 +269,7 @@ def test_a_kuwaiti_announcement_before_eight_turns_is_refused(client, game_of):
     rig_turns(t, 7)
     cards = t.ids(t.first, "7H 8H 9H 10H JH KS KH KD QC QS QD")
     state = t.state()
-    melds = moves.melds_from_selection(state, t.first, cards, {})
+    melds = moves.melds_from_selection(state, t.first, cards)
     sentence = t.refused(
         client, t.first, {"act": "meld", "cards": cards}, {"type": "announce", "melds": melds}
     )
