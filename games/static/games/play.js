@@ -1,5 +1,4 @@
-// The play page. No framework. Loaded in <head> without defer (it only listens on document), so the
-// selection-driven buttons are hidden before the first paint.
+// The play page. No framework.
 // 1. Keep the cards a player has selected when the poll refreshes the board.
 // 2. Panels (log, scores...) keep their open/closed state across refreshes; on a wide screen they start open.
 // 3. The buttons follow the selection: the form carries data-picked (how many cards are selected);
@@ -8,7 +7,6 @@
 // 4. The hand (#hand[data-arrange]) can be rearranged by dragging a card (pointer events: mouse, pen or
 //    touch); the new order is posted like any other press (act=arrange, order=ids), kept per seat.
 (() => {
-  document.documentElement.classList.add("picks");
   let kept = [];
   let openPanels = null;
   const wide = () => window.matchMedia("(min-width: 64rem)").matches;
