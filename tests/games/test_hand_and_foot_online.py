@@ -69,7 +69,7 @@ def test_the_play_page_shows_the_hand_and_foot_table(owner, member, start_game):
     assert "Needs a red book and a black book to go out." in page
     assert "foot 13 cards" in page
     assert "hand 13 cards" in page
-    assert "Opening needs 50" in page
+    assert "Deal 1 of 4: an opening needs 50. You have not opened yet." in page
     assert "Draw 2 cards" in page
     # The foot is face down: none of its cards is on the page, its owner's included.
     for foot in state.deal.feet:
