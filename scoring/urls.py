@@ -13,6 +13,7 @@ urlpatterns = [
     path(G, views.sheet_list, name="sheet_list"),
     path(G + "new/", views.sheet_new, name="sheet_new"),
     path(G + "standings/", views.standings, name="standings"),
+    path(G + "player/", views.player, name="player"),
     path(G + "new/<slug:rule_set>/", views.sheet_create, name="sheet_create"),
     path(G + "link-guest/", views.link_guest, name="link_guest"),
     path(G + "export.<str:fmt>", views.group_export, name="group_export"),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.engine.picker import PICKER_RANKS, picker_faces
 from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
 from handsite.access import group_view
-from scoring import charts, exports, services
+from scoring import charts, exports, services, stats
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
 from scoring.models import Deal, Sheet
 
@@ -101,6 +101,32 @@ def standings(request, group, membership):
         ],
     }
     return render(request, "scoring/standings.html", context)
+
+
+@group_view
+@require_GET
+def player(request, group, membership):
+    """One player's statistics in the group (``?key=user:3`` or ``guest:<name>``, ``family``): rating
+    over time, going out, Hand finishes, penalties, best and worst deal, streaks, head-to-head."""
+    key = (request.GET.get("key") or "")[:80]
+    family = request.GET.get("family", "hand")
+    family = family if family in FAMILIES else "hand"
+    name = services.player_name(group, key)
+    if name is None:
+        raise Http404
+    figures = stats.player_stats(group, family, key)
+    context = {
+        "group": group,
+        "membership": membership,
+        "key": key,
+        "name": name,
+        "family": family,
+        "families": FAMILIES.items(),
+        "stats": figures,
+        "rating_chart": charts.rating_over_time(name, figures.rating_history),
+        "updating": services.ratings_updating(group),
+    }
+    return render(request, "scoring/player.html", context)
 
 
 @group_view

@@ -4,6 +4,7 @@ deal, rating), sortable, this year or all time; practice games never ranked."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import time_machine
@@ -30,7 +31,8 @@ def _rows(page):
 
 
 def _names(page):
-    return [row.split('<th scope="row">')[1].split("<")[0].strip() for row in _rows(page)]
+    cells = [row.split('<th scope="row">')[1].split("</th>")[0] for row in _rows(page)]
+    return [re.sub(r"<[^>]+>", "", cell).split("(")[0].strip() for cell in cells]
 
 
 def test_the_leaderboard_counts_games_wins_rate_and_points_per_deal(client, group, owner, member):
