@@ -1447,3 +1447,82 @@ def _write_online_facts(result: OnlineResult, deals: Sequence[DealScore]) -> Non
                 )
             )
     DealFact.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+# --- The shareable result card -------------------------------------------------------------------------
+#
+# A finished game's result as a public page, reached only by a signed link (the link names the game and
+# carries a signature no one can make without the site's secret key): the players' names, the totals,
+# the winner, the rule set and the date. Nothing else: no group, no cards, no ids of people.
+
+RESULT_CARD_SALT = "scoring.result-card"
+
+
+@dataclass
+class ResultCard:
+    rule_set: str
+    finished_at: object
+    deals: int
+    lower_is_better: bool
+    rows: list[tuple[int, str, int]]  # (rank, the side's names, total), best first
+    winners: list[str]
+    title: str = ""
+
+
+def result_card_token(*, sheet: Sheet | None = None, game_id: int | None = None) -> str:
+    """The signed part of a result card's link: for a sheet, or for an online game (by its id)."""
+    from django.core import signing
+
+    value = {"s": sheet.pk} if sheet is not None else {"o": int(game_id)}
+    return signing.Signer(salt=RESULT_CARD_SALT).sign_object(value, compress=False)
+
+
+def result_card(token: str) -> ResultCard | None:
+    """The result card a signed link stands for; None for a link not signed by the site, or a game that
+    is not finished (or no longer exists)."""
+    from django.core import signing
+
+    try:
+        value = signing.Signer(salt=RESULT_CARD_SALT).unsign_object(token[:200])
+    except (signing.BadSignature, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("s"), int):
+        sheet = Sheet.objects.filter(pk=value["s"], finished=True).first()
+        if sheet is None:
+            return None
+        state = sheet_state(sheet)
+        if not state.status or not state.status.finished:
+            return None
+        names, totals = state.side_names, list(state.status.totals)
+        winners = state.winner_names
+        card = ResultCard(
+            sheet.rule_set,
+            sheet.finished_at,
+            state.status.scoring_deals_played,
+            state.status.lower_is_better,
+            [],
+            winners,
+            sheet.title,
+        )
+    elif isinstance(value.get("o"), int):
+        result = OnlineResult.objects.filter(game_id=value["o"], finished=True).first()
+        if result is None:
+            return None
+        people = {person.get("seat"): person.get("name") or "" for person in result.players}
+        names = [" & ".join(people.get(seat, "") for seat in side) for side in result.sides]
+        totals = list(result.totals)
+        winners = [
+            name
+            for name, side in zip(names, result.sides, strict=False)
+            if set(side) & set(result.winner_seats)
+        ]
+        card = ResultCard(
+            result.rule_set, result.finished_at, result.deals, result.lower_is_better, [], winners
+        )
+    else:
+        return None
+    ranks = _ranks(totals, card.lower_is_better)
+    card.rows = sorted(zip(ranks, names, totals, strict=False), key=lambda row: (row[0], row[1].casefold()))
+    return card

@@ -28,4 +28,5 @@ urlpatterns = [
     path(S + "count/", views.count_cards, name="count_cards"),
     path(S + "opening/", views.opening_check, name="opening_check"),
     path(S + "export.<str:fmt>", views.sheet_export, name="sheet_export"),
+    path("results/<str:token>/", views.result_card, name="result_card"),
 ]

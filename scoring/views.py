@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -271,6 +272,11 @@ def _change_view(change):
 def sheet_detail(request, group, membership, sheet_id):
     sheet = _sheet(group, sheet_id)
     url = request.build_absolute_uri(sheet.get_absolute_url())
+    card_url = None
+    if sheet.finished:
+        card_url = request.build_absolute_uri(
+            reverse("scoring:result_card", args=[services.result_card_token(sheet=sheet)])
+        )
     context = _sheet_context(
         request,
         group,
@@ -279,8 +285,34 @@ def sheet_detail(request, group, membership, sheet_id):
         share_url=url,
         qr=mark_safe(_qr_svg(url)),
         deleted_deal=_deleted_deal(request, sheet),
+        card_url=card_url,
     )
     return render(request, "scoring/sheet.html", context)
+
+
+@require_GET
+def result_card(request, token):
+    """A finished game's result card, public to whoever has the signed link (made for the group's chat):
+    names, totals, the winner; Open Graph tags for the link preview. 404 for any other link."""
+    card = services.result_card(token)
+    if card is None:
+        raise Http404
+    variant = _(VARIANTS[card.rule_set].name)
+    if len(card.winners) == 1:
+        title = _("%(name)s won a game of %(game)s") % {"name": card.winners[0], "game": variant}
+    else:
+        title = _("A shared win in %(game)s: %(names)s") % {
+            "game": variant,
+            "names": " · ".join(card.winners),
+        }
+    description = " · ".join(f"{name} {total}" for _rank, name, total in card.rows)
+    response = render(
+        request,
+        "scoring/result_card.html",
+        {"card": card, "variant_name": variant, "og_title": title, "og_description": description},
+    )
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @group_view
