@@ -150,3 +150,19 @@ def rating_over_time(name: str, history: list[tuple[object, int]]) -> LineChart 
     chart = line_chart(_("Rating over time"), labels, [(name, values)], summary, zero=False)
     chart.axis = _("Game")
     return chart
+
+
+def svg_to_png(svg: str) -> bytes:
+    """An SVG drawn here as PNG bytes (resvg, with the system's fonts: Arabic is shaped), cached by the
+    SVG's content for a week, so the same picture is drawn once."""
+    import hashlib
+
+    import resvg_py
+    from django.core.cache import cache
+
+    key = "svg-png:" + hashlib.sha256(svg.encode()).hexdigest()
+    png = cache.get(key)
+    if png is None:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg))
+        cache.set(key, png, 7 * 24 * 3600)
+    return png

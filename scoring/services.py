@@ -1526,3 +1526,21 @@ def result_card(token: str) -> ResultCard | None:
     ranks = _ranks(totals, card.lower_is_better)
     card.rows = sorted(zip(ranks, names, totals, strict=False), key=lambda row: (row[0], row[1].casefold()))
     return card
+
+
+@transaction.atomic
+def rebuild_statistics(group_id: int) -> int:
+    """Write the statistics rows of a group's history again: every counted sheet's per-deal rows and
+    (through the full recompute) every finished game's per-player rows. For a history from before the
+    statistics existed; idempotent. Online games' per-deal rows come from games (each game reports
+    again: ``manage.py rebuild_statistics``). Returns the number of sheets rewritten."""
+    sheets = Sheet.objects.filter(group_id=group_id).prefetch_related(
+        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
+        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
+    )
+    count = 0
+    for sheet in sheets:
+        _write_sheet_facts(sheet, _compute(sheet, sheet.seated, sheet.live))
+        count += 1
+    recompute_ratings(group_id)
+    return count

@@ -29,4 +29,5 @@ urlpatterns = [
     path(S + "opening/", views.opening_check, name="opening_check"),
     path(S + "export.<str:fmt>", views.sheet_export, name="sheet_export"),
     path("results/<str:token>/", views.result_card, name="result_card"),
+    path("results/<str:token>/card.png", views.result_card_image, name="result_card_image"),
 ]

@@ -9,11 +9,13 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language_bidi, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine.picker import PICKER_RANKS, picker_faces
@@ -290,13 +292,8 @@ def sheet_detail(request, group, membership, sheet_id):
     return render(request, "scoring/sheet.html", context)
 
 
-@require_GET
-def result_card(request, token):
-    """A finished game's result card, public to whoever has the signed link (made for the group's chat):
-    names, totals, the winner; Open Graph tags for the link preview. 404 for any other link."""
-    card = services.result_card(token)
-    if card is None:
-        raise Http404
+def _card_words(card) -> tuple[str, str, str]:
+    """The card's rule-set name, title and one-line description (translated)."""
     variant = _(VARIANTS[card.rule_set].name)
     if len(card.winners) == 1:
         title = _("%(name)s won a game of %(game)s") % {"name": card.winners[0], "game": variant}
@@ -306,11 +303,62 @@ def result_card(request, token):
             "names": " · ".join(card.winners),
         }
     description = " · ".join(f"{name} {total}" for _rank, name, total in card.rows)
-    response = render(
-        request,
-        "scoring/result_card.html",
-        {"card": card, "variant_name": variant, "og_title": title, "og_description": description},
+    return variant, title, description
+
+
+@require_GET
+def result_card(request, token):
+    """A finished game's result card, public to whoever has the signed link (made for the group's chat):
+    names, totals, the winner; Open Graph tags (and a picture) for the link preview. 404 for any other
+    link."""
+    card = services.result_card(token)
+    if card is None:
+        raise Http404
+    variant, title, description = _card_words(card)
+    context = {
+        "card": card,
+        "variant_name": variant,
+        "og_title": title,
+        "og_description": description,
+        "og_image": request.build_absolute_uri(reverse("scoring:result_card_image", args=[token])),
+    }
+    response = render(request, "scoring/result_card.html", context)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+CARD_IMAGE_ROWS = 6
+"""The most rows the card's picture shows (the page shows them all)."""
+
+
+@require_GET
+def result_card_image(request, token):
+    """The result card as a 1200×630 PNG for chat previews: an SVG drawn by a template, rendered by
+    resvg (cached by its content, so a card is drawn once)."""
+    card = services.result_card(token)
+    if card is None:
+        raise Http404
+    variant, title, _description = _card_words(card)
+    rows = [
+        {"rank": rank, "name": name, "total": total, "y": 175 + index * 70, "text_y": 218 + index * 70}
+        for index, (rank, name, total) in enumerate(card.rows[:CARD_IMAGE_ROWS])
+    ]
+    footer = ngettext("%(count)s deal played", "%(count)s deals played", card.deals) % {"count": card.deals}
+    if card.finished_at:
+        footer += " · " + date_format(timezone.localtime(card.finished_at), "DATE_FORMAT")
+    svg = render_to_string(
+        "scoring/result_card.svg",
+        {
+            "card": card,
+            "variant_name": variant,
+            "title": title,
+            "rows": rows,
+            "footer": footer,
+            "rtl": get_language_bidi(),
+        },
     )
+    response = HttpResponse(charts.svg_to_png(svg), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
     response["X-Robots-Tag"] = "noindex"
     return response
 

@@ -75,3 +75,10 @@ def test_a_member_without_games_sees_that_there_are_none_yet(client, group, owne
     client.force_login(owner)
     page = client.get(_url(group), {"key": f"user:{admin.pk}", "family": "hand-and-foot"}).content.decode()
     assert "No counted games in this game family yet." in page
+
+
+def test_the_sheet_links_each_player_to_their_page(client, group, owner, member, played):
+    client.force_login(member)
+    page = client.get(played.get_absolute_url()).content.decode()
+    assert f'{_url(group)}?key=user%3A{owner.pk}&amp;family=hand">Olivia Owner</a>' in page
+    assert f'{_url(group)}?key=guest%3Agus&amp;family=hand">Gus</a> (guest)' in page

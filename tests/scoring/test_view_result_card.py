@@ -83,3 +83,37 @@ def test_a_finished_online_game_has_a_card_too(client, group, owner, member):
         client.get(reverse("scoring:result_card", args=[services.result_card_token(game_id=42)])).status_code
         == 404
     )
+
+
+def test_the_card_has_a_picture_for_chat_previews(client, group, finished):
+    page = client.get(_card_url(finished)).content.decode()
+    image_url = page.split('<meta property="og:image" content="')[1].split('"')[0]
+    assert image_url.startswith("http://testserver/results/")
+    assert image_url.endswith("/card.png")
+    response = client.get(image_url.removeprefix("http://testserver"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    png = response.content
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == (1200, 630)
+    assert client.get(image_url.removeprefix("http://testserver")).content == png  # drawn once, cached
+    bad = reverse("scoring:result_card_image", args=["nothing"])
+    assert client.get(bad).status_code == 404
+
+
+def test_the_pictures_svg_says_what_the_page_says(client, group, finished):
+    from django.template.loader import render_to_string
+
+    card = services.result_card(services.result_card_token(sheet=finished))
+    rows = [{"rank": r, "name": n, "total": t, "y": 0, "text_y": 0} for r, n, t in card.rows]
+    svg = render_to_string(
+        "scoring/result_card.svg",
+        {"card": card, "variant_name": "Hand", "title": "Olivia Owner won a game of Hand", "rows": rows},
+    )
+    assert ">Olivia Owner won a game of Hand</text>" in svg
+    assert [line.split(">")[1].split("<")[0] for line in svg.splitlines() if 'text-anchor="end"' in line] == [
+        "-70",
+        "10",
+        "10",
+    ]
