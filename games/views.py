@@ -474,7 +474,7 @@ def game_chat(request, group_slug, game_id):
             return redirect(game.get_absolute_url() + "#chat")
         context = _context(request, game, outcome.seats)
         context["chat"]._membership = membership
-        context.update(chat_error=outcome.error, chat_text=chat_request.text)
+        context |= {"chat_error": outcome.error, "chat_text": chat_request.text}
         return _render(request, context)
     seat = services.seat_of(outcome.seats, request.user)
     context = {
