@@ -15,6 +15,14 @@ from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, T
 from games.services import BOT
 
 MAX_SEATS = 5
+"""Seats the creation form offers at least; a rule set for more players (Hand and Foot: up to 8) offers
+as many as it allows (``seat_count``)."""
+
+
+def seat_count(variant) -> int:
+    """How many seat fields game creation shows for ``variant``: its most players, and at least
+    :data:`MAX_SEATS` (the engine refuses a count the rule set does not allow, with its sentence)."""
+    return max(MAX_SEATS, variant.max_players)
 
 
 def partnership_mode(variant) -> str:
@@ -107,14 +115,15 @@ class GameForm(PartnershipFields, forms.Form):
         self.fields["variant"].initial = self.variant_slug
         seat_choices = [("", _("— nobody —")), (BOT, _("Practice bot"))]
         seat_choices += [(pk, user.name) for pk, user in self.members.items()]
-        for number in range(MAX_SEATS):
+        variant_data = engine.VARIANTS[self.variant_slug]
+        self.seat_count = seat_count(variant_data)
+        for number in range(self.seat_count):
             field = forms.ChoiceField(
                 label=_("Seat {number}").format(number=number + 1), choices=seat_choices, required=False
             )
             self.fields[f"seat_{number}"] = field
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
-        variant_data = engine.VARIANTS[self.variant_slug]
         self.variant_name = _(variant_data.name)
         self.add_partnership_fields(variant_data)
         self.option_names = []
@@ -136,7 +145,7 @@ class GameForm(PartnershipFields, forms.Form):
             self.option_names.append(name)
 
     def seat_fields(self):
-        return [self[f"seat_{n}"] for n in range(MAX_SEATS)]
+        return [self[f"seat_{n}"] for n in range(self.seat_count)]
 
     def option_fields(self):
         return [self[name] for name in self.option_names]
@@ -151,7 +160,7 @@ class GameForm(PartnershipFields, forms.Form):
         if partnership is not None:
             seats, cleaned["random_order"] = partnership
         else:
-            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(MAX_SEATS)) if v]
+            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(self.seat_count)) if v]
         if len(seats) < 2:
             raise forms.ValidationError(_("Choose at least two seats."))
         if self.user not in seats:
