@@ -63,6 +63,15 @@ def _no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
+def _viewport_shot(page, name):
+    from tests.browser.conftest import ARTIFACTS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
 def _shot(page, name, screenshot):
     path = screenshot(page, name)
     if NOTES.parent.exists():
@@ -79,6 +88,13 @@ def test_a_message_written_on_a_phone_reaches_the_other_page_with_the_poll_and_k
 
     phone.locator("#panel-chat > summary").click()
     phone.fill("#chat-text", "<b>Yalla</b> https://example.com — let's go")
+    # Typing at the foot of the screen, the docked hand does not cover the line.
+    assert phone.evaluate(
+        """() => { const box = document.getElementById("chat-text");
+        box.scrollIntoView({block: "end"}); box.focus({preventScroll: true});
+        const r = box.getBoundingClientRect();
+        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === box; }"""
+    )
     phone.press("#chat-text", "Enter")
     phone.locator("#chat-log .chat-mine .chat-text").filter(has_text="<b>Yalla</b>").wait_for()
     assert phone.input_value("#chat-text") == ""
@@ -106,5 +122,7 @@ def test_the_chat_panel_looks_right(talk, screenshot, width, language, dark):
     page.locator("#chat-log .chat-message").nth(3).wait_for()
     assert page.locator("#chat-log .chat-text[dir=auto]").count() == 4
     _no_sideways_scroll(page)
-    panel.scroll_into_view_if_needed()
-    _shot(page, f"chat-{width}-{language}-{'dark' if dark else 'light'}", screenshot)
+    name = f"chat-{width}-{language}-{'dark' if dark else 'light'}"
+    _shot(page, name, screenshot)
+    page.locator("#chat-text").scroll_into_view_if_needed()
+    _shot(page, name + "-viewport", _viewport_shot)
