@@ -7,10 +7,11 @@ import re
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine, moves
-from games.models import MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
+from games.chat import ChatRequest
+from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
 
 MAX_SEATS = 5
@@ -302,3 +303,46 @@ class MoveForm(forms.Form):
 def read_sort(data) -> str:
     """How the hand is sorted (``sort`` = suit | rank; anything else is suit)."""
     return "rank" if data.get("sort") == "rank" else "suit"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class ChatForm(forms.Form):
+    """The chat form of the play page, read once into a :class:`games.chat.ChatRequest`: ``text`` to
+    write a message, ``delete=<id>`` (a message's button) to delete one, ``read`` when the chat panel
+    was seen. Nothing else is read."""
+
+    text = forms.CharField(required=False, strip=True)
+    delete = BoundedNumber(max_digits=18)
+    read = forms.CharField(required=False)
+
+    def clean_text(self):
+        text = _CONTROL.sub(" ", self.cleaned_data.get("text") or "").strip()
+        if len(text) > CHAT_MAX_LENGTH:
+            raise forms.ValidationError(
+                ngettext(
+                    "A message can be at most %(limit)s character long; yours has %(count)s.",
+                    "A message can be at most %(limit)s characters long; yours has %(count)s.",
+                    CHAT_MAX_LENGTH,
+                )
+                % {"limit": CHAT_MAX_LENGTH, "count": len(text)}
+            )
+        return text
+
+    def chat_request(self) -> ChatRequest:
+        """The typed request; a malformed POST gives a request with ``problem`` set (never raises)."""
+        if not self.is_valid():
+            if "text" in self.errors:  # shown again to be shortened (bounded: it goes back in the page)
+                text = self.data.get("text", "")
+                text = text[: 2 * CHAT_MAX_LENGTH] if isinstance(text, str) else ""
+                return ChatRequest(problem=self.errors["text"][0], text=text)
+            return ChatRequest(problem=_("That is not something you can do here."))
+        data = self.cleaned_data
+        if data["delete"] is not None:
+            return ChatRequest(action="delete", message=data["delete"])
+        if data["read"]:
+            return ChatRequest(action="read")
+        if not data["text"]:
+            return ChatRequest(problem=_("Write something first."))
+        return ChatRequest(action="post", text=data["text"])
