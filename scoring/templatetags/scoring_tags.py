@@ -24,3 +24,8 @@ def signed(number) -> str:
     """A change with its sign, as players read it: ``+18``, ``−7`` (a true minus sign), ``0``."""
     number = int(number or 0)
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+
+
+@register.filter
+def negate(number) -> int:
+    return -int(number or 0)
