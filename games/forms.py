@@ -3,16 +3,28 @@ reading a move from the play page's form."""
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine, moves
+from games.chat import ChatRequest
 from games.engine.meldspec import MAX_WILD_CHOICES, parse_choice
-from games.models import MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
+from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
+from handsite.inputs import small_int, small_ints
 
 MAX_SEATS = 5
+"""Seats the creation form offers at least; a rule set for more players (Hand and Foot: up to 8) offers
+as many as it allows (``seat_count``)."""
+
+
+def seat_count(variant) -> int:
+    """How many seat fields game creation shows for ``variant``: its most players, and at least
+    :data:`MAX_SEATS` (the engine refuses a count the rule set does not allow, with its sentence)."""
+    return max(MAX_SEATS, variant.max_players)
 
 
 def partnership_mode(variant) -> str:
@@ -105,14 +117,15 @@ class GameForm(PartnershipFields, forms.Form):
         self.fields["variant"].initial = self.variant_slug
         seat_choices = [("", _("— nobody —")), (BOT, _("Practice bot"))]
         seat_choices += [(pk, user.name) for pk, user in self.members.items()]
-        for number in range(MAX_SEATS):
+        variant_data = engine.VARIANTS[self.variant_slug]
+        self.seat_count = seat_count(variant_data)
+        for number in range(self.seat_count):
             field = forms.ChoiceField(
                 label=_("Seat {number}").format(number=number + 1), choices=seat_choices, required=False
             )
             self.fields[f"seat_{number}"] = field
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
-        variant_data = engine.VARIANTS[self.variant_slug]
         self.variant_name = _(variant_data.name)
         self.add_partnership_fields(variant_data)
         self.option_names = []
@@ -134,7 +147,7 @@ class GameForm(PartnershipFields, forms.Form):
             self.option_names.append(name)
 
     def seat_fields(self):
-        return [self[f"seat_{n}"] for n in range(MAX_SEATS)]
+        return [self[f"seat_{n}"] for n in range(self.seat_count)]
 
     def option_fields(self):
         return [self[name] for name in self.option_names]
@@ -149,7 +162,7 @@ class GameForm(PartnershipFields, forms.Form):
         if partnership is not None:
             seats, cleaned["random_order"] = partnership
         else:
-            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(MAX_SEATS)) if v]
+            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(self.seat_count)) if v]
         if len(seats) < 2:
             raise forms.ValidationError(_("Choose at least two seats."))
         if self.user not in seats:
@@ -176,9 +189,10 @@ class BoundedNumber(forms.CharField):
         text = super().to_python(value)
         if text in self.empty_values:
             return None
-        if len(text) > self.max_digits or not text.isascii() or not text.isdigit():
+        number = small_int(text, digits=self.max_digits)
+        if number is None:
             raise forms.ValidationError(_("That is not a move."), code="number")
-        return int(text)
+        return number
 
 
 class NumberList(forms.Field):
@@ -194,13 +208,9 @@ class NumberList(forms.Field):
         values = value or []
         if len(values) > self.max_items:
             raise forms.ValidationError(_("That is not a move."), code="too_many")
-        numbers = []
-        for text in values:
-            # isascii first: "²" is a digit to str.isdigit() and not to int()
-            ascii_digits = isinstance(text, str) and text.isascii() and text.isdigit()
-            if not ascii_digits or not (0 < len(text) <= self.max_digits):
-                raise forms.ValidationError(_("Choose the cards by tapping them."), code="card")
-            numbers.append(int(text))
+        numbers = small_ints(values, digits=self.max_digits)
+        if numbers is None:
+            raise forms.ValidationError(_("Choose the cards by tapping them."), code="card")
         if len(set(numbers)) != len(numbers):
             raise forms.ValidationError(_("You chose the same card twice."), code="twice")
         return tuple(numbers)
@@ -293,3 +303,46 @@ def read_sort(data) -> str:
     if they have one, else by suit: games.moves.effective_sort)."""
     sort = data.get("sort")
     return sort if sort in moves.SORTS else ""
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class ChatForm(forms.Form):
+    """The chat form of the play page, read once into a :class:`games.chat.ChatRequest`: ``text`` to
+    write a message, ``delete=<id>`` (a message's button) to delete one, ``read`` when the chat panel
+    was seen. Nothing else is read."""
+
+    text = forms.CharField(required=False, strip=True)
+    delete = BoundedNumber(max_digits=18)
+    read = forms.CharField(required=False)
+
+    def clean_text(self):
+        text = _CONTROL.sub(" ", self.cleaned_data.get("text") or "").strip()
+        if len(text) > CHAT_MAX_LENGTH:
+            raise forms.ValidationError(
+                ngettext(
+                    "A message can be at most %(limit)s character long; yours has %(count)s.",
+                    "A message can be at most %(limit)s characters long; yours has %(count)s.",
+                    CHAT_MAX_LENGTH,
+                )
+                % {"limit": CHAT_MAX_LENGTH, "count": len(text)}
+            )
+        return text
+
+    def chat_request(self) -> ChatRequest:
+        """The typed request; a malformed POST gives a request with ``problem`` set (never raises)."""
+        if not self.is_valid():
+            if "text" in self.errors:  # shown again to be shortened (bounded: it goes back in the page)
+                text = self.data.get("text", "")
+                text = text[: 2 * CHAT_MAX_LENGTH] if isinstance(text, str) else ""
+                return ChatRequest(problem=self.errors["text"][0], text=text)
+            return ChatRequest(problem=_("That is not something you can do here."))
+        data = self.cleaned_data
+        if data["delete"] is not None:
+            return ChatRequest(action="delete", message=data["delete"])
+        if data["read"]:
+            return ChatRequest(action="read")
+        if not data["text"]:
+            return ChatRequest(problem=_("Write something first."))
+        return ChatRequest(action="post", text=data["text"])

@@ -23,13 +23,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, movelog, rules, services
+from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
 from games.engine.meldspec import choice_text
-from games.forms import GameForm, MoveForm, read_sort
+from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
-from handsite.access import get_group_for, group_view
+from handsite.access import get_group_for, get_membership_for, group_view
 from handsite.i18n import language_from_cookie
+from handsite.inputs import small_int
 
 POLL_SALT = "games.poll"
 
@@ -85,6 +87,7 @@ def _staged(staged, state, viewer) -> dict:
 
 PANELS = [
     {"id": "log", "title": gettext_lazy("What happened"), "template": "games/_panel_log.html"},
+    {"id": "chat", "title": gettext_lazy("Table talk"), "template": "games/_chat.html"},
     {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
 ]
 """The play page's panels (opened on demand; beside the table on a wide screen), in order. A panel is a
@@ -131,6 +134,8 @@ def _context(
         + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}",
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
+        "chat": ChatPanel(game, request.user, seat),
+        "chat_url": reverse("games:chat", args=[game.group.slug, game.pk]),
     }
     if game.state is not None:
         state = state or services.load_state(game)
@@ -154,11 +159,37 @@ def _context(
         context["panels"] = _panels(context["board"])
         if context["board"].get("foot"):
             context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
-        context.update(_staged(staged, state, viewer))
+        context |= _staged(staged, state, viewer)
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context
+
+
+class ChatPanel:
+    """The chat panel's facts for the template, each read only when the template asks (a move's htmx
+    answer keeps the page's message list, ``chat_keep``, and reads nothing)."""
+
+    def __init__(self, game, user, seat, membership=None):
+        self.game, self.user, self.seat, self._membership = game, user, seat, membership
+
+    @functools.cached_property
+    def messages(self):
+        return chat_module.recent(self.game.pk)
+
+    @property
+    def newest_from_others(self) -> int:
+        return max((m.pk for m in self.messages if m.author_id != self.user.pk), default=0)
+
+    @property
+    def can_write(self) -> bool:
+        return self.seat is not None and self.seat.accepted_at is not None
+
+    @functools.cached_property
+    def can_moderate(self) -> bool:
+        if self._membership is None:
+            self._membership = get_membership_for(self.user, self.game.group.slug)
+        return self._membership.can_manage
 
 
 def _render(request, context, status=200):
@@ -200,6 +231,7 @@ def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     game_notifications.opened(request.user, game)  # its notifications read; the player is present
     context = _context(request, game, services.seats_of(game))
+    context["chat"]._membership = membership
     context["can_end"] = membership.can_manage  # shown while #game says the game is active (play.css)
     return _render(request, context)
 
@@ -207,10 +239,6 @@ def game_play(request, group, membership, game_id):
 def _unread_badge(user_id: int, unread: int) -> str:
     """The header's unread count, swapped out of band by the poll (it follows the poll)."""
     return render_to_string("handsite/_unread_badge.html", {"unread": unread, "oob": True})
-
-
-def _small_number(text: str, digits: int) -> int | None:
-    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
 
 
 @language_from_cookie  # answers before reading the session: the language cookie is the person's
@@ -225,8 +253,8 @@ def game_poll(request, group_slug, game_id):
         if request.method != "GET":
             get_group_for(request.user, group_slug)
             return HttpResponseNotAllowed(["GET"])
-    user_id = _small_number(request.GET.get("u", ""), 12)
-    revision = _small_number(request.GET.get("r", ""), 10)
+    user_id = small_int(request.GET.get("u", ""), digits=12)
+    revision = small_int(request.GET.get("r", ""), digits=10)
     token = request.GET.get("t", "")
     if (
         user_id is None
@@ -247,9 +275,11 @@ def game_poll(request, group_slug, game_id):
         return redirect_to_login(request.get_full_path())
     if request.user.pk != user_id:
         raise Http404
-    group, _membership = get_group_for(request.user, group_slug)
+    group, membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    response = render(request, "games/play.html#game", _context(request, game, services.seats_of(game)))
+    context = _context(request, game, services.seats_of(game))
+    context["chat"]._membership = membership
+    response = render(request, "games/play.html#game", context)
     unread = game_notifications.polled(request.user.pk, always=True)
     response.content += _unread_badge(request.user.pk, unread).encode()
     return response
@@ -279,6 +309,7 @@ def game_move(request, group_slug, game_id):
         moves=outcome.moves,
         sort="own" if outcome.arranged else None,
     )
+    context["chat_keep"] = bool(request.htmx)  # the page keeps its chat messages: no query for them here
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [
             (name, value)
@@ -294,7 +325,7 @@ def game_seat(request, group_slug, game_id):
     play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
-    number = _small_number(request.POST.get("number", ""), 2)
+    number = small_int(request.POST.get("number", ""), digits=2)
     number = -1 if number is None else number
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
@@ -343,7 +374,7 @@ def game_replay(request, group, membership, game_id):
     seats = services.seats_of(game)
     rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
     moves = [(seat, action) for seat, action, _deal in rows]
-    step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
+    step = min(small_int(request.GET.get("step", ""), digits=7) or 0, len(moves))
     speed = request.GET.get("play", "")
     speed = speed if speed in REPLAY_SPEEDS else None
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
@@ -396,6 +427,7 @@ def game_replay(request, group, membership, game_id):
         "names": [names[n] for n in range(state.players)],
         "speed": speed,
         "speeds": REPLAY_SPEEDS,
+        "chat_messages": chat_module.up_to(game.pk, step),  # table talk as it stood at this move
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
@@ -409,11 +441,11 @@ def rules_page(request, slug):
     if slug not in engine.VARIANTS:
         raise Http404
     context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
-    game_id = request.GET.get("game", "")
-    if request.user.is_authenticated and game_id.isascii() and game_id.isdigit() and len(game_id) <= 12:
+    game_id = small_int(request.GET.get("game", ""), digits=12)
+    if request.user.is_authenticated and game_id is not None:
         game = (
             Game.objects.select_related("group")
-            .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)
+            .filter(pk=game_id, variant=slug, group__memberships__user=request.user)
             .first()
         )
         if game is not None:
@@ -429,6 +461,45 @@ def game_log(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     seats = services.seats_of(game)
     names = {seat.number: seat.name for seat in seats}
-    number = _small_number(request.GET.get("page", ""), 6) or 1
+    number = small_int(request.GET.get("page", ""), digits=6) or 1
     log = movelog.page(game, names, number, seats)
     return render(request, "games/log.html", {"group": group, "game": game, "log": log})
+
+
+@_only("POST")
+def game_chat(request, group_slug, game_id):
+    """Table talk: write a message, delete one, or tell that the chat panel was seen. Membership is
+    checked before anything of the POST is read (outsiders: 404); the form reads it once into a typed
+    request; ONE service call answers for success and refusal alike; the chat is rendered once (the
+    ``#chat`` partial for htmx, else the page)."""
+    group, membership = get_group_for(request.user, group_slug)
+    chat_request = ChatForm(request.POST).chat_request()
+    try:
+        outcome = services.chat(
+            game_id=game_id, group_slug=group.slug, user=request.user, request=chat_request
+        )
+    except services.GameNotFound:
+        raise Http404 from None
+    game = outcome.game
+    if chat_request.action == "read" and outcome.error is None:
+        unread = game_notifications.unread_of(request.user.pk)
+        return render(request, "handsite/_unread_badge.html", {"unread": unread, "oob": False})
+    if not request.htmx:
+        if outcome.error is None:
+            return redirect(game.get_absolute_url() + "#chat")
+        context = _context(request, game, outcome.seats)
+        context["chat"]._membership = membership
+        context |= {"chat_error": outcome.error, "chat_text": chat_request.text}
+        return _render(request, context)
+    seat = services.seat_of(outcome.seats, request.user)
+    context = {
+        "group": group,
+        "game": game,
+        "chat": ChatPanel(game, request.user, seat, membership),
+        "chat_url": reverse("games:chat", args=[group.slug, game.pk]),
+        "chat_error": outcome.error,
+        "chat_text": chat_request.text if outcome.error else "",
+    }
+    response = render(request, "games/play.html#chat", context)
+    response.content += _unread_badge(request.user.pk, game_notifications.unread_of(request.user.pk)).encode()
+    return response

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from handsite import services
+from handsite import sections, services
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
 from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, ProfileForm, RoleForm
@@ -27,7 +27,8 @@ def home(request):
     memberships = (
         Membership.objects.filter(user=request.user).select_related("group").order_by("group__name", "pk")
     )
-    return render(request, "handsite/home.html", {"memberships": memberships})
+    context = {"memberships": memberships, "sections": sections.home_sections(request)}
+    return render(request, "handsite/home.html", context)
 
 
 @login_required
@@ -59,13 +60,16 @@ def _group_context(request, group, membership, **extra):
         link = group.active_link_invitation()
         context["invite_link"] = link
         context["invite_url"] = request.build_absolute_uri(link.get_absolute_url()) if link else None
-    context.update(extra)
+    context |= extra
     return context
 
 
 @group_view
 def group_detail(request, group, membership):
-    return render(request, "handsite/group_detail.html", _group_context(request, group, membership))
+    context = _group_context(
+        request, group, membership, sections=sections.group_sections(request, group, membership)
+    )
+    return render(request, "handsite/group_detail.html", context)
 
 
 @group_view(manage=True)
@@ -207,7 +211,7 @@ def invitation(request, token):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = services.update_profile(request.user, **form.cleaned_data)
         with translation.override(user.language):  # the next page is in the language just chosen
             messages.success(request, _("Saved."))
         response = redirect("profile")
