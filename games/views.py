@@ -29,6 +29,7 @@ from games.forms import GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, group_view
 from handsite.i18n import language_from_cookie
+from handsite.models import Membership
 
 POLL_SALT = "games.poll"
 
@@ -119,6 +120,8 @@ def _context(
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
     }
+    if game.status == GameStatus.WAITING and context["is_creator"]:
+        context["invitable"] = _invitable(game, seats)
     if game.state is not None:
         state = state or services.load_state(game)
         if staged is None:
@@ -142,6 +145,15 @@ def _context(
         context.update(_staged(staged, state, viewer))
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
+
+
+def _invitable(game, seats) -> list:
+    """The members the creator may invite to a free seat: those without a seat (ONE query)."""
+    seated = {seat.user_id for seat in seats if seat.user_id is not None}
+    members = (
+        Membership.objects.filter(group_id=game.group_id).select_related("user").order_by("joined_at", "pk")
+    )
+    return [m.user for m in members if m.user_id not in seated]
 
 
 def _render(request, context, status=200):
@@ -272,7 +284,8 @@ def game_move(request, group_slug, game_id):
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
-    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game. In
+    """Before the deal: accept, decline, take an open seat, give it to a bot or invite another member
+    to it, or cancel the game. In
     play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
@@ -281,6 +294,13 @@ def game_seat(request, group_slug, game_id):
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
         "decline": lambda: services.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
+        "invite": lambda: services.invite_to_seat(
+            game_id=game_id,
+            actor=request.user,
+            number=number,
+            invitee_id=_small_number(request.POST.get("member", ""), 12) or -1,
+            group_slug=group.slug,
+        ),
         "take": lambda: services.take_seat(
             game_id=game_id, user=request.user, number=number, group_slug=group.slug
         ),

@@ -59,3 +59,17 @@ def my_games(user):
     for seat in seats:
         seat.your_turn = seat.rank == 0
     return seats
+
+
+@register.simple_tag
+def whatsapp_game_invite(game) -> str:
+    """The "share on WhatsApp" URL of a game waiting for players (its page: members accept there)."""
+    from django.utils.translation import gettext as _
+
+    from handsite.links import whatsapp_url
+
+    text = _("A game of %(variant)s is waiting for players in “%(group)s”. Take your seat:") % {
+        "variant": game.get_variant_display(),
+        "group": game.group.name,
+    }
+    return whatsapp_url(text, game.get_absolute_url())
