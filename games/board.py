@@ -213,12 +213,13 @@ def build(
         final_hands = [
             {"name": names.get(n, ""), "cards": cards_html(hand)} for n, hand in enumerate(picture["hands"])
         ]
-    return {
+    context = {
         "standings": standings,
         "final_hands": final_hands,
         "view": picture,
         "names": names,
         "seat_rows": seat_rows,
+        "score_columns": [row["name"] for row in seat_rows],
         "hand": hand,
         "meld_groups": meld_groups,
         "discard_top": card_html(picture["discard"]["top"]) if picture["discard"]["top"] else None,
@@ -249,6 +250,9 @@ def build(
         "turn_name": names.get(picture["current"]) if picture["current"] is not None else None,
         "sort": sort,
     }
+    if picture["teams"]:
+        read_as_teams(context, names, higher_wins=False)
+    return context
 
 
 def _public(state: engine.GameState, card_id: int) -> dict:
@@ -403,13 +407,14 @@ def build_foot(
         final_hands = [
             {"name": names.get(n, ""), "cards": cards_html(hand)} for n, hand in enumerate(picture["hands"])
         ]
-    return {
+    context = {
         "foot": True,
         "standings": standings,
         "final_hands": final_hands,
         "view": picture,
         "names": names,
         "seat_rows": seat_rows,
+        "score_columns": [row["name"] for row in seat_rows],
         "hand": hand,
         "sides": sides,
         "meld_groups": [],
@@ -444,3 +449,47 @@ def build_foot(
         "turn_name": names.get(picture["current"]) if picture["current"] is not None else None,
         "sort": sort,
     }
+    if picture["teams"]:
+        read_as_teams(context, names, higher_wins=True)
+    return context
+
+
+# --- Partnerships ----------------------------------------------------------------------------------
+
+TEAMS = ((0, 2), (1, 3))
+"""A partnership's two teams: partners sit opposite (seats 1 and 3 against seats 2 and 4)."""
+
+
+def team_name(names: dict[int, str], team: int) -> str:
+    """A team as players name it: its two players ("Hala & Fadi")."""
+    return " & ".join(names.get(seat, "") for seat in TEAMS[team])
+
+
+def read_as_teams(context: dict, names: dict[int, str], *, higher_wins: bool) -> None:
+    """Make a partnership's board read team against team: the score sheet has a column per team, the
+    last deal's result and the final standings a line per team (each player's cards under it). The
+    engine gives both partners their team's points, so each team's figure is its first player's."""
+    titles = [team_name(names, team) for team in range(len(TEAMS))]
+    context["score_columns"] = titles
+    context["deals"] = [
+        {**deal, "points": [deal["points"][seats[0]] for seats in TEAMS]} for deal in context["deals"]
+    ]
+    context["totals"] = [context["totals"][seats[0]] for seats in TEAMS]
+    winners = set(context["view"]["winners"])
+    standings = [
+        {"name": titles[team], "total": context["totals"][team], "winner": seats[0] in winners}
+        for team, seats in enumerate(TEAMS)
+    ]
+    standings.sort(key=lambda row: (not row["winner"], -row["total"] if higher_wins else row["total"]))
+    context["standings"] = standings
+    last = context["last_deal"]
+    if last:
+        rows = last["rows"]
+        last["rows"] = [
+            {
+                "name": titles[team],
+                "points": rows[seats[0]]["points"],
+                "members": [{"name": rows[seat]["name"], "cards": rows[seat]["cards"]} for seat in seats],
+            }
+            for team, seats in enumerate(TEAMS)
+        ]

@@ -85,7 +85,7 @@ def record_many(items: list[tuple], *, now=None) -> list[int]:
     )
 
 
-def turns_began(games: list[tuple], *, now=None) -> list[int]:
+def turns_began(games: list[tuple], *, now=None) -> list[tuple]:
     """:func:`turn_began` for many ``(game, seats)`` at once (the deadline scan's batch), ONE query."""
     items = []
     for game, seats in games:
@@ -95,15 +95,17 @@ def turns_began(games: list[tuple], *, now=None) -> list[int]:
     return items
 
 
-def turn_began(game: Game, seats, *, now: dt.datetime | None = None):
-    """The "your turn" notification for the seat to move (none for a bot or an empty seat): one
-    INSERT, in the move's transaction. ``seats`` are the game's seats the caller already has."""
-    seat = next((s for s in seats if s.number == game.turn_seat), None)
-    if seat is None or seat.bot or seat.user_id is None:
+def turn_began(game: Game, seats, *, now: dt.datetime | None = None) -> int | None:
+    """The "your turn" notification for the seat to move (none for a bot or an empty seat): ONE
+    query, in the move's transaction — the batched ``INSERT ... ON CONFLICT DO NOTHING`` of
+    :func:`record_many`, not ``notify()``'s INSERT in a savepoint (which costs SAVEPOINT and RELEASE
+    too: a move would need 8 queries). ``seats`` are the game's seats the caller already has. Returns
+    the new row's id, None when there is none (a bot or empty seat, or the row was written before)."""
+    items = turns_began([(game, seats)])
+    if not items:
         return None
-    return record(
-        game, user_id=seat.user_id, seat=seat.number, turn=game.turn_version, kind=YOUR_TURN, now=now
-    )
+    ids = record_many(items, now=now)
+    return ids[0] if ids else None
 
 
 # --- Reading -------------------------------------------------------------------------------------

@@ -85,3 +85,17 @@ def run_manage(*args: str, env: dict[str, str], timeout: int = 60) -> subprocess
 
 def membership_of(user, group):
     return user.memberships.get(group=group)
+
+
+def request_queries(captured: list[dict]) -> list[str]:
+    """The statements one request sent, as production counts them: everything but its own transaction's
+    BEGIN and COMMIT (Django logs neither). Inside a test's transaction that outermost ``atomic`` is a
+    SAVEPOINT ... RELEASE pair instead: dropped here once. Any other savepoint — one inside the move,
+    as ``notify()``'s around its INSERT — is two more round trips and is counted."""
+    sqls = [query["sql"] for query in captured]
+    first = next((i for i, sql in enumerate(sqls) if sql.lstrip().upper().startswith("SAVEPOINT")), None)
+    if first is None:
+        return sqls
+    release = f"RELEASE {sqls[first].strip()}"
+    after = next((i for i in range(first + 1, len(sqls)) if sqls[i].strip() == release), None)
+    return [sql for i, sql in enumerate(sqls) if i not in (first, after)]

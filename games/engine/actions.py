@@ -113,13 +113,21 @@ def _check_seat(game: GameState, seat: object) -> int:
     return seat
 
 
-def _my_turn(game: GameState, seat: object, phase: str) -> int:
+def turn_seat(game: GameState, seat: object) -> int:
+    """``seat``, when it is that seat's move in a deal in progress; an :class:`IllegalAction` saying why
+    not otherwise. Shared by both families (a Hand ``GameState`` or a Hand and Foot ``FootGame``)."""
     seat = _check_seat(game, seat)
     deal = game.deal
     if deal.phase not in (DRAW, PLAY):
         raise IllegalAction(_("This deal is over."))
     if seat != deal.current:
         raise IllegalAction(_("It is not your turn."))
+    return seat
+
+
+def _my_turn(game: GameState, seat: object, phase: str) -> int:
+    seat = turn_seat(game, seat)
+    deal = game.deal
     if phase == DRAW and deal.phase == PLAY:
         if deal.turn.drew == "dealt":
             raise IllegalAction(_("You were dealt 15 cards, so you do not draw in your first turn."))
@@ -129,7 +137,8 @@ def _my_turn(game: GameState, seat: object, phase: str) -> int:
     return seat
 
 
-def _int_list(value: object) -> list[int]:
+def int_list(value: object) -> list[int]:
+    """Card ids as sent (a list of whole numbers); an :class:`IllegalAction` for anything else."""
     if not isinstance(value, list | tuple) or not all(
         isinstance(item, int) and not isinstance(item, bool) for item in value
     ):
@@ -137,7 +146,7 @@ def _int_list(value: object) -> list[int]:
     return list(value)
 
 
-def _cards_in_hand(hand: list[Card], ids: list[int]) -> list[Card]:
+def cards_in_hand(hand: list[Card], ids: list[int]) -> list[Card]:
     """The cards of ``hand`` with these ids, in the given order (never naming a card not held)."""
     if len(set(ids)) != len(ids):
         raise InvalidCards(_("You chose the same card twice."))
@@ -167,8 +176,8 @@ def _wild_as(value: object) -> dict[int, str]:
 
 def _meld_spec(spec: object) -> tuple[list[int], dict[int, str]]:
     if isinstance(spec, dict):
-        return _int_list(spec.get("cards")), _wild_as(spec.get("wild_as"))
-    return _int_list(spec), {}
+        return int_list(spec.get("cards")), _wild_as(spec.get("wild_as"))
+    return int_list(spec), {}
 
 
 def _check_keep(game: GameState, seat: int, remaining: int) -> None:
@@ -263,7 +272,7 @@ def _lay_down(game: GameState, seat: int, specs: object, *, natural_ace: Card | 
     hand = deal.hands[seat]
     parsed = [_meld_spec(spec) for spec in specs]
     all_ids = [card_id for ids, _wild in parsed for card_id in ids]
-    cards = _cards_in_hand(hand, all_ids)
+    cards = cards_in_hand(hand, all_ids)
     by_id = {card.id: card for card in cards}
     melds = [
         _build_meld(
@@ -336,7 +345,7 @@ def _lay_off_cards(game: GameState, seat: int, spec: object) -> list[Event]:
     if variant.layoff == "own" and table_meld.owner != seat:
         raise IllegalAction(_("You may lay off only onto your own melds."))
     hand = deal.hands[seat]
-    cards = _cards_in_hand(hand, _int_list(spec.get("cards")))
+    cards = cards_in_hand(hand, int_list(spec.get("cards")))
     if not cards:
         raise IllegalAction(_("Choose at least one card to lay off."))
     _check_keep(game, seat, len(hand) - len(cards))
@@ -439,7 +448,7 @@ def _exchange(game: GameState, seat: object, action: dict) -> list[Event]:
     if table_meld is None:
         raise IllegalAction(_("There is no such meld on the table."))
     hand = deal.hands[seat]
-    naturals = _cards_in_hand(hand, _int_list(action.get("cards")))
+    naturals = cards_in_hand(hand, int_list(action.get("cards")))
     meld = table_meld.meld
     three_set = meld.kind == "set" and len(meld.cards) == 3
     allow_single = provisional = False
@@ -477,7 +486,7 @@ def _discard(game: GameState, seat: object, action: dict) -> list[Event]:
     if isinstance(card_id, bool) or not isinstance(card_id, int):
         raise IllegalAction(_("Choose the card to discard."))
     hand = deal.hands[seat]
-    (card,) = _cards_in_hand(hand, [card_id])
+    (card,) = cards_in_hand(hand, [card_id])
     remaining = len(hand) - 1
     if remaining == 0 and not may_go_out(game, seat):
         raise IllegalAction(_("You may not go out in your first turn."))

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from . import handfoot_deal
 from .actions import perform, variant_of
 from .cards import new_seed
-from .deal import DEAL_OVER, GAME_OVER, DealState, Event, card_json, derive_seed, start_deal
+from .deal import GAME_OVER, DealState, Event, card_json, derive_seed, start_deal
 from .errors import InvalidOptions, _
-from .match import DealRecord, MatchStatus, match_status
+from .match import DealRecord, MatchStatus, apply_on_copy, copy_game, match_status
 from .scoring import HandDealFacts, score_hand_deal
 from .variants import HAND_AND_FOOT_VARIANTS, HAND_VARIANTS, validate_options
 
@@ -53,19 +53,7 @@ class GameState:
         return None if self.finished else self.deal.current
 
     def copy(self) -> GameState:
-        return GameState(
-            variant=self.variant,
-            options=dict(self.options),
-            players=self.players,
-            seed=self.seed,
-            first_dealer=self.first_dealer,
-            deal=self.deal.copy(),
-            records=list(self.records),
-            version=self.version,
-            finished=self.finished,
-            winners=list(self.winners),
-            last_deal=self.last_deal,
-        )
+        return copy_game(self)
 
     def status(self) -> MatchStatus:
         """The game's standing (totals, deals played, tie-break, winners) from ``match.match_status``."""
@@ -95,14 +83,7 @@ def apply(state: GameState, seat: int | None, action: dict) -> list[Event]:
     the action is not allowed now."""
     if isinstance(state, handfoot_deal.FootGame):
         return handfoot_deal.apply(state, seat, action)
-    work = state.copy()
-    events = perform(work, seat, action)
-    work.deal.events.extend(events)
-    if work.deal.phase == DEAL_OVER:
-        events += _next_deal(work)
-    work.version += 1
-    state.__dict__.update(work.__dict__)
-    return events
+    return apply_on_copy(state, seat, action, perform, _next_deal)
 
 
 def verify(state: GameState, seat: int | None, action: dict) -> None:

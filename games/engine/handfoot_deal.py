@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import cards_in_hand, int_list, turn_seat
 from .cards import JOKER, RANK_NAMES, Card, new_seed, shuffled
 from .deal import DEAL_OVER, DRAW, GAME_OVER, PLAY, Event, card_json, deck_for, derive_seed
 from .errors import DomainError, IllegalAction, InvalidCards, InvalidOptions, MeldError, _
@@ -43,7 +44,7 @@ from .handfoot import (
     handfoot_meld_check,
     score_handfoot_deal,
 )
-from .match import DealRecord, MatchStatus, match_status
+from .match import DealRecord, MatchStatus, apply_on_copy, copy_game, match_status
 from .scoring import DealScore
 from .variants import HAND_AND_FOOT_VARIANTS, HandAndFootVariant, opening_minimum, sides, validate_options
 
@@ -229,19 +230,7 @@ class FootGame:
         return [meld for meld in self.deal.melds if meld.side == side]
 
     def copy(self) -> FootGame:
-        return FootGame(
-            variant=self.variant,
-            options=dict(self.options),
-            players=self.players,
-            seed=self.seed,
-            first_dealer=self.first_dealer,
-            deal=self.deal.copy(),
-            records=list(self.records),
-            version=self.version,
-            finished=self.finished,
-            winners=list(self.winners),
-            last_deal=self.last_deal,
-        )
+        return copy_game(self)
 
     def status(self) -> MatchStatus:
         """The game's standing (totals, deals played, winners) from ``match.match_status``."""
@@ -321,44 +310,18 @@ def new_game(variant: str, players: int, options: dict | None = None, seed: int 
 
 
 def _my_turn(game: FootGame, seat: object, phase: str) -> int:
-    if game.finished:
-        raise IllegalAction(_("The game is over."))
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
-        raise IllegalAction(_("There is no such seat at this table."))
-    deal = game.deal
-    if deal.phase not in (DRAW, PLAY):
-        raise IllegalAction(_("This deal is over."))
-    if seat != deal.current:
-        raise IllegalAction(_("It is not your turn."))
-    if phase == DRAW and deal.phase == PLAY:
+    seat = turn_seat(game, seat)
+    if phase == DRAW and game.deal.phase == PLAY:
         raise IllegalAction(_("You have already drawn this turn."))
-    if phase == PLAY and deal.phase == DRAW:
+    if phase == PLAY and game.deal.phase == DRAW:
         raise IllegalAction(_("Draw first, or take the discard pile."))
     return seat
 
 
-def _int_list(value: object) -> list[int]:
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(item, int) and not isinstance(item, bool) for item in value
-    ):
-        raise IllegalAction(_("Choose the cards by tapping them."))
-    return list(value)
-
-
-def _cards_in_hand(hand: list[Card], ids: list[int]) -> list[Card]:
-    if len(set(ids)) != len(ids):
-        raise InvalidCards(_("You chose the same card twice."))
-    by_id = {card.id: card for card in hand}
-    try:
-        return [by_id[card_id] for card_id in ids]
-    except KeyError:
-        raise InvalidCards(_("You do not hold one of those cards.")) from None
-
-
 def _meld_ids(spec: object) -> list[int]:
     if isinstance(spec, dict):
-        return _int_list(spec.get("cards"))
-    return _int_list(spec)
+        return int_list(spec.get("cards"))
+    return int_list(spec)
 
 
 def _remove(hand: list[Card], cards: list[Card]) -> None:
@@ -581,7 +544,7 @@ def _take_pile(game: FootGame, seat: object, action: dict) -> list[Event]:
     if rules.teams and not deal.opened[side]:
         raise IllegalAction(_("Your team must open before taking the discard pile."))
     hand = deal.hands[seat]
-    partners = _cards_in_hand(hand, _int_list(action.get("cards", [])))
+    partners = cards_in_hand(hand, int_list(action.get("cards", [])))
     if any(is_wild(card) for card in partners):
         raise MeldError(_("No wild card may be used to take the discard pile."))
     if any(card.rank != top.rank for card in partners):
@@ -602,7 +565,7 @@ def _take_pile(game: FootGame, seat: object, action: dict) -> list[Event]:
     if specs and deal.opened[side]:
         raise IllegalAction(_("You have opened: lay down further melds after taking the pile."))
     extra_ids = [card_id for spec in specs for card_id in _meld_ids(spec)]
-    extra_cards = _cards_in_hand(hand, extra_ids)
+    extra_cards = cards_in_hand(hand, extra_ids)
     if {c.id for c in extra_cards} & {c.id for c in partners}:
         raise InvalidCards(_("You chose the same card twice."))
     by_id = {card.id: card for card in extra_cards}
@@ -650,7 +613,7 @@ def _meld(game: FootGame, seat: object, action: dict) -> list[Event]:
     if not isinstance(specs, list) or not specs:
         raise IllegalAction(_("Choose the cards of at least one meld."))
     hand = deal.hands[seat]
-    cards = _cards_in_hand(hand, [card_id for spec in specs for card_id in _meld_ids(spec)])
+    cards = cards_in_hand(hand, [card_id for spec in specs for card_id in _meld_ids(spec)])
     by_id = {card.id: card for card in cards}
     melds = _new_melds(game, seat, [[by_id[i] for i in _meld_ids(spec)] for spec in specs], set())
     side = game.side_of(seat)
@@ -676,7 +639,7 @@ def _lay_off(game: FootGame, seat: object, action: dict) -> list[Event]:
         if game.teams:
             raise IllegalAction(_("You can add cards only to your team's melds."))
         raise IllegalAction(_("You can add cards only to your own melds."))
-    cards = _cards_in_hand(deal.hands[seat], _int_list(action.get("cards")))
+    cards = cards_in_hand(deal.hands[seat], int_list(action.get("cards")))
     if not cards:
         raise IllegalAction(_("Select the cards to lay off first."))
     combined = check_lay_off(meld, cards)
@@ -705,7 +668,7 @@ def _discard(game: FootGame, seat: object, action: dict) -> list[Event]:
     if isinstance(card_id, bool) or not isinstance(card_id, int):
         raise IllegalAction(_("Select exactly one card to discard."))
     hand = deal.hands[seat]
-    (card,) = _cards_in_hand(hand, [card_id])
+    (card,) = cards_in_hand(hand, [card_id])
     if is_wild(card) and not rules.wild_discard_allowed and not only_wilds_stuck(game, seat):
         raise IllegalAction(_("2s and jokers can never be discarded."))
     side = game.side_of(seat)
@@ -751,14 +714,7 @@ def perform(game: FootGame, seat: object, action: object) -> list[Event]:
 
 def apply(state: FootGame, seat: int | None, action: dict) -> list[Event]:
     """Apply one action; return the events (with secrets). A refusal raises and changes nothing."""
-    work = state.copy()
-    events = perform(work, seat, action)
-    work.deal.events.extend(events)
-    if work.deal.phase == DEAL_OVER:
-        events += _next_deal(work)
-    work.version += 1
-    state.__dict__.update(work.__dict__)
-    return events
+    return apply_on_copy(state, seat, action, perform, _next_deal)
 
 
 def can(state: FootGame, seat: int | None, action: dict) -> bool:

@@ -6,9 +6,11 @@ deal (stock exhausted) scores nothing and does not count towards the number of d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
+from .deal import DEAL_OVER
 from .errors import InvalidOptions, _
 from .scoring import DealScore, InvalidFacts
 from .variants import (
@@ -187,3 +189,35 @@ def match_status(
 
 
 __all__ = ["TIE_BREAK_BY_RULE", "DealRecord", "MatchStatus", "match_status", "next_dealer"]
+
+
+def copy_game[G](game: G) -> G:
+    """A copy of a whole game (a Hand ``GameState`` or a Hand and Foot ``FootGame``: the same fields) that
+    :func:`apply` may change freely: its own options, deal, records and winners."""
+    return replace(
+        game,
+        options=dict(game.options),
+        deal=game.deal.copy(),
+        records=list(game.records),
+        winners=list(game.winners),
+    )
+
+
+def apply_on_copy(
+    state: Any,
+    seat: int | None,
+    action: dict,
+    perform: Callable[[Any, object, object], list],
+    next_deal: Callable[[Any], list],
+) -> list:
+    """The frame of ``apply`` for both families: ``perform`` the action on a copy (a refusal raises and
+    leaves ``state`` as it was), log its events, score a finished deal and deal the next one
+    (``next_deal``), count the action, then make the copy the state."""
+    work = copy_game(state)
+    events = perform(work, seat, action)
+    work.deal.events.extend(events)
+    if work.deal.phase == DEAL_OVER:
+        events += next_deal(work)
+    work.version += 1
+    state.__dict__.update(work.__dict__)
+    return events

@@ -63,20 +63,12 @@ def browser():
         browser.close()
 
 
-EMPTY_STYLE_HASH = "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
-"""The CSP hash of an empty string: htmx setting an empty ``style`` attribute while it settles a swap."""
-
-
 @pytest.fixture(autouse=True)
-def _no_csp_violation(request):
-    """Every browser test fails on a Content-Security-Policy violation in any page's console. A test
-    marked ``csp_allows_empty_style`` (with its reason) tolerates only htmx's blocked empty style
-    attribute, which changes nothing on the page; any other violation still fails it."""
+def _no_csp_violation():
+    """Every browser test fails on a Content-Security-Policy violation in any page's console."""
     CSP_VIOLATIONS.clear()
     yield
     found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
-    if request.node.get_closest_marker("csp_allows_empty_style"):
-        found = [line for line in found if not ("inline style" in line and EMPTY_STYLE_HASH in line)]
     assert not found, "Content-Security-Policy violations:\n" + "\n".join(found)
 
 

@@ -293,7 +293,7 @@ def test_a_foot_is_face_down_even_for_its_owner_until_picked_up():
         assert not foot_ids & {c["id"] for c in picture["hand"] or []}
         assert picture["seats"][0]["foot"] == 13
         assert not picture["seats"][0]["in_foot"]
-    from tests.engine.test_playouts import _card_ids
+    from tests.engine.playout import card_ids_shown as _card_ids
 
     assert not foot_ids & _card_ids(view(game, 0))
 

@@ -15,21 +15,14 @@ from hypothesis import strategies as st
 
 from games.engine import (
     HANDFOOT_ACTION_TYPES,
-    DomainError,
-    apply,
-    bot_action,
-    can,
-    dumps,
-    legal_actions,
-    loads,
-    new_game,
-    replay,
     view,
 )
 from games.engine.deal import deck_for
 from games.engine.handfoot_deal import perform
 from games.engine.variants import HAND_AND_FOOT_VARIANTS
-from tests.engine.test_playouts import THOROUGH, _card_ids
+from tests.engine.playout import Checks, random_playout
+from tests.engine.playout import card_ids_shown as _card_ids
+from tests.engine.test_playouts import THOROUGH
 
 MODES = [("hand-and-foot", 2, None), ("hand-and-foot", 3, None), ("hand-and-foot-teams", 4, None)]
 STEPS = 900
@@ -123,46 +116,18 @@ def junk_action(data, game) -> tuple[int, dict]:
     return data.draw(st.integers(-1, game.players)), action
 
 
-def playout(data, variant, players, options) -> int:
-    seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
-    game = new_game(variant, players, options, seed)
-    log = []
-    ended = 0
-    check_cards_once(game)
-    for _step in range(STEPS):
-        if game.finished or ended:
-            break
-        choice = data.draw(st.integers(0, 9))
-        seat = game.deal.current
-        if choice >= 8:
-            junk_seat, junk = junk_action(data, game)
-            if not can(game, junk_seat, junk):
-                before = dumps(game)
-                with pytest.raises(DomainError):
-                    apply(game, junk_seat, junk)
-                assert dumps(game) == before
-                continue
-            seat, action = junk_seat, junk
-        elif choice >= 6:
-            moves = concrete(legal_actions(game, seat))
-            action = data.draw(st.sampled_from(moves)) if moves else bot_action(game, seat)
-        else:
-            action = bot_action(game, seat)
-        assert can(game, seat, action), action
-        previous = game.copy()
-        events = apply(game, seat, action)
-        log.append((seat, action))
-        check_cards_once(game)
-        check_views(game, None if len(log) % 10 == 0 else {seat % game.players, game.deal.current})
-        for event in events:
-            if event["type"] == "deal_ended":
-                perform(previous, seat, action)  # the finished deal, before the next one is dealt
-                assert event["points"] == expected_points(previous, variant)
-                ended += 1
-    check_views(game)
-    assert dumps(loads(dumps(game))) == dumps(game)
-    assert dumps(replay(variant, options, players, seed, log)) == dumps(game)
-    return ended
+def _deal_ended(previous, seat, action, event) -> None:
+    perform(previous, seat, action)  # the finished deal, before the next one is dealt
+    assert event["points"] == expected_points(previous, previous.variant)
+
+
+CHECKS = Checks(
+    cards_once=check_cards_once,
+    views=check_views,
+    deal_ended=_deal_ended,
+    junk=junk_action,
+    concrete=concrete,
+)
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), MODES, ids=lambda v: str(v))
@@ -171,7 +136,7 @@ def test_random_legal_hand_and_foot_playouts_keep_every_invariant(variant, playe
 
     @given(data=st.data())
     def run(data):
-        ended.append(playout(data, variant, players, options))
+        ended.append(random_playout(data, variant, players, options, CHECKS, max_steps=STEPS))
 
     if not THOROUGH:
         run = settings(max_examples=10)(run)

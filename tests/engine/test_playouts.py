@@ -10,9 +10,7 @@ seed and the actions gives the same state. Every finished deal's scores follow s
 
 from __future__ import annotations
 
-import json
 import os
-import re
 
 import pytest
 from hypothesis import given, settings
@@ -20,21 +18,13 @@ from hypothesis import strategies as st
 
 from games.engine import (
     ACTION_TYPES,
-    DomainError,
-    apply,
-    bot_action,
-    can,
-    dumps,
-    legal_actions,
-    loads,
-    new_game,
-    replay,
     view,
 )
 from games.engine.cards import ACE, JOKER
 from games.engine.deal import deck_for
 from games.engine.melds import Wilds
 from games.engine.variants import HAND_VARIANTS
+from tests.engine.playout import Checks, card_ids_shown, random_playout
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 DEALS = 1
@@ -104,12 +94,7 @@ NOT_OPENED = {
 }
 
 
-CARD = re.compile(r'\{"id": (-?\d+), "face": "')
-
-
-def _card_ids(node) -> set[int]:
-    """Every card id shown in a view (cards are ``{"id": ..., "face": ...}`` dicts)."""
-    return {int(match) for match in CARD.findall(json.dumps(node))}
+_card_ids = card_ids_shown
 
 
 def check_cards_once(game) -> None:
@@ -225,46 +210,17 @@ def junk_action(data, game) -> tuple[int, dict]:
     return seat, action
 
 
-def playout(data, variant, players, options, max_steps) -> int:
-    """One random playout; returns how many deals ended (and had their scores checked)."""
-    seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
-    game = new_game(variant, players, options, seed)
-    log = []
-    ended = 0
-    check_cards_once(game)
-    for _step in range(max_steps):
-        if game.finished or ended >= DEALS:
-            break
-        choice = data.draw(st.integers(0, 9))
-        seat = game.deal.current
-        if choice >= 8:
-            junk_seat, junk = junk_action(data, game)
-            if not can(game, junk_seat, junk):
-                before = dumps(game)
-                with pytest.raises(DomainError):
-                    apply(game, junk_seat, junk)
-                assert dumps(game) == before
-                continue
-            seat, action = junk_seat, junk
-        elif choice >= 6:
-            moves = concrete(legal_actions(game, seat))
-            action = data.draw(st.sampled_from(moves)) if moves else bot_action(game, seat)
-        else:
-            action = bot_action(game, seat)
-        assert can(game, seat, action), action
-        previous = game.copy()
-        events = apply(game, seat, action)
-        log.append((seat, action))
-        check_cards_once(game)
-        check_views(game, None if len(log) % 10 == 0 else {seat % game.players, game.deal.current})
-        for event in events:
-            if event["type"] == "deal_ended":
-                check_deal_scores(previous, event)
-                ended += 1
-    check_views(game)
-    assert dumps(loads(dumps(game))) == dumps(game)
-    assert dumps(replay(variant, options, players, seed, log)) == dumps(game)
-    return ended
+def _deal_ended(previous, _seat, _action, event) -> None:
+    check_deal_scores(previous, event)
+
+
+CHECKS = Checks(
+    cards_once=check_cards_once,
+    views=check_views,
+    deal_ended=_deal_ended,
+    junk=junk_action,
+    concrete=concrete,
+)
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), MODES, ids=lambda v: str(v))
@@ -273,7 +229,7 @@ def test_random_legal_playouts_keep_every_invariant_and_reach_the_end_of_a_deal(
 
     @given(data=st.data())
     def run(data):
-        ended.append(playout(data, variant, players, options, max_steps=STEPS))
+        ended.append(random_playout(data, variant, players, options, CHECKS, max_steps=STEPS, deals=DEALS))
 
     if not THOROUGH:  # the default profile's 50 examples per mode would take over a minute on 2 cores
         run = settings(max_examples=30)(run)

@@ -14,8 +14,12 @@ over, everything.
    with ``id`` and ``face``, ``wild_as`` keys); the response headers likewise; a JSON response whole;
 2. every card element (``board.card_html``) must show the face of the card its id names, so a visible
    id cannot carry a hidden card's face;
-3. with the card elements (and "plays as" labels) removed, no suit symbol, joker symbol or card
-   notation (``10H``, ``QS``) may be left anywhere in the text or the attributes.
+3. a card named in a rule-state sentence ("Wild this deal: the two A♥", ``games.rules._face_html``: a
+   ``<bdi class="face suit-H">``) is allowed only when it is one of the deal's public wild or indicator
+   faces, worked out here from the raw state's indicator (:func:`public_faces`), not from the page;
+   any other face there is a leak;
+4. with the card elements, those sentence faces and "plays as" labels removed, no suit symbol, joker
+   symbol or card notation (``10H``, ``QS``) may be left anywhere in the text or the attributes.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ CARD_ELEMENT = re.compile(
 )
 INNER = re.compile(r'<span class="(rank|suit)">([^<]*)</span>')
 DATA_CARD = re.compile(r'data-card="(\d+)"')
+FACE_ELEMENT = re.compile(r'<bdi class="face suit-([^"]*)">([^<]*)</bdi>')
 PLAYS_AS = re.compile(r'<span class="plays-as">[^<]*</span>')
 SYMBOLS = re.compile(r"[♠♥♦♣🃏]")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -60,6 +65,19 @@ def visible_ids(state: engine.GameState, seat: int | None) -> set[int]:
         if "secret" in event and (state.finished or (seat is not None and event.get("seat") == seat)):
             _collect(event["secret"], ids)
     return ids
+
+
+def public_faces(state: engine.GameState) -> set[str]:
+    """The faces a rule-state sentence may name, in notation ("AH"), from the raw state: the indicator
+    turned up for the deal (jordanian, egyptian), and the aces of its suit when they are the wild cards
+    (an indicator that is not an ace; an ace indicator leaves the jokers wild). Nothing else."""
+    indicator = getattr(state.deal, "indicator", None)
+    if indicator is None or state.finished:
+        return set()
+    faces = {indicator.face}
+    if indicator.face[:-1] != "A":
+        faces.add("A" + indicator.suit)
+    return faces
 
 
 def faces_by_id(state: engine.GameState) -> dict[int, str]:
@@ -112,6 +130,14 @@ def json_card_ids(value, under_card_key: bool = False) -> set[int]:
     return found
 
 
+def _notation(shown: str) -> str:
+    """ "A♥" -> "AH"; anything else is returned as it is (and so matches no public face)."""
+    letters = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+    if len(shown) >= 2 and shown[-1] in letters:
+        return shown[:-1] + letters[shown[-1]]
+    return shown
+
+
 def _maybe_json(text: str):
     stripped = text.strip()
     if not stripped or stripped[0] not in "{[":
@@ -147,11 +173,17 @@ class _Attributes(HTMLParser):
 
 
 def check(
-    text: str, allowed: set[int], *, faces: dict[int, str] | None = None, headers: dict | None = None
+    text: str,
+    allowed: set[int],
+    *,
+    faces: dict[int, str] | None = None,
+    headers: dict | None = None,
+    public: set[str] = frozenset(),
 ) -> int:
     """Raise AssertionError on a leak; return how many card elements were seen (so callers can make
     sure the check had something to look at). ``faces``: every card's face by id (see
-    :func:`faces_by_id`), to check each card element shows its own card."""
+    :func:`faces_by_id`), to check each card element shows its own card. ``public``: the faces a
+    rule-state sentence may name (see :func:`public_faces`); none by default."""
     loaded = _maybe_json(text)
     if loaded is not None:
         leaked = json_card_ids(loaded) - allowed
@@ -170,7 +202,11 @@ def check(
             shown = "JK" if parts.get("rank") == "🃏" else parts.get("rank", "") + parts.get("suit", "")
             expected = "JK" if face.startswith("JK") else face[:-1] + SUIT_SYMBOLS[face[-1]]
             assert shown == expected, f"card {card_id} drawn as {shown}, it is {expected}"
-    stripped = PLAYS_AS.sub("", CARD_ELEMENT.sub("", text))
+    for suit, shown in FACE_ELEMENT.findall(text):
+        named = _notation(html.unescape(shown).strip())
+        assert named in public, f"a sentence names {shown}, not one of this deal's public wild cards {public}"
+        assert named[-1:] == suit, f"a sentence's face {shown} is classed suit-{suit}"
+    stripped = PLAYS_AS.sub("", FACE_ELEMENT.sub("", CARD_ELEMENT.sub("", text)))
     parser = _Attributes()
     parser.feed(text)
     parser.close()

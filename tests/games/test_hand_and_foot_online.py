@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from games import engine, moves, results, services
 from games.models import Game, GameStatus
+from tests.support import request_queries
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-CONTROL = ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT", "ROLLBACK")
 
 
 def _duel(owner, member, start_game, variant="hand-and-foot", seed=5):
@@ -124,11 +124,7 @@ def test_a_hand_and_foot_move_needs_at_most_six_queries(owner, member, start_gam
         for press in moves.requests_for(state, seat, action):
             with CaptureQueriesContext(connection) as queries:
                 clients[seat].post(url, press.as_post(game.version), **HTMX)
-            sqls = [
-                q["sql"]
-                for q in queries.captured_queries
-                if not q["sql"].lstrip().upper().startswith(CONTROL)
-            ]
+            sqls = request_queries(queries.captured_queries)
             counted.append((action["type"], len(sqls)))
     assert {kind for kind, _n in counted} >= {"draw", "discard"}
     assert max(n for _kind, n in counted) <= 6, counted

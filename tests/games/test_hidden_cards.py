@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import board, engine, services
+from games import board, engine, rules, services
 from games.models import Game, GameStatus
 from games.moves import requests_for
 from games.views import poll_token
@@ -83,6 +83,51 @@ def test_the_checker_reads_every_attribute_json_and_header():
     assert leaks.check(f'<input name="cards" value="{mine.id}"> <p>Move 12, seat 1</p>', allowed) == 0
 
 
+def _indicator_deal(variant: str = "jordanian") -> engine.GameState:
+    """A fresh deal whose indicator is not an ace (so an ace of its suit is wild)."""
+    for seed in range(1, 200):
+        state = engine.new_game(variant, 2, {}, seed)
+        if state.deal.indicator.face[:-1] != "A":
+            return state
+    raise AssertionError("no deal with a non-ace indicator in 200 seeds")
+
+
+def test_a_rule_sentence_may_name_the_deals_wild_cards_and_nothing_else():
+    """The rule-state line "Wild this deal: the two A♥" names a face outside a card element; the checker
+    lets it through only when the face is one of the deal's public wild/indicator cards, taken from the
+    raw state's indicator, never from the page."""
+    state = _indicator_deal()
+    indicator = state.deal.indicator
+    wild = "A" + indicator.suit
+    public = leaks.public_faces(state)
+    assert public == {indicator.face, wild}
+    allowed = leaks.visible_ids(state, 0)
+    faces = leaks.faces_by_id(state)
+    names = {0: "Omar", 1: "Layla"}
+    lines = rules.rule_state_lines(engine.view(state, 0), names)
+    sentence = "".join(f"<li>{line}</li>" for line in lines)
+    assert board.face_words(wild) in sentence  # the real page's sentence is what is checked
+    leaks.check(sentence, allowed, faces=faces, public=public)
+    # without the deal's public faces, the same sentence is a leak: nothing is waved through
+    with pytest.raises(AssertionError, match="public wild cards"):
+        leaks.check(sentence, allowed, faces=faces)
+    # a hidden card printed in a face element is caught, whatever the sentence around it says
+    hidden = next(
+        card for card in state.deal.hands[1] if card.face not in public and not card.face.startswith("JK")
+    )
+    planted = sentence.replace(str(rules._face_html(wild)), str(rules._face_html(hidden.face)))
+    assert planted != sentence
+    with pytest.raises(AssertionError, match="public wild cards"):
+        leaks.check(planted, allowed, faces=faces, public=public)
+    # a face element whose suit class disagrees with its text is no disguise either
+    disguised = f'<p>Wild: <bdi class="face suit-{indicator.suit}">{board.face_words(hidden.face)}</bdi></p>'
+    with pytest.raises(AssertionError):
+        leaks.check(disguised, allowed, faces=faces, public=public)
+    # and a bare face next to an allowed one is still a face outside a card element
+    with pytest.raises(AssertionError, match="outside card elements"):
+        leaks.check(sentence + f"<p>{board.face_words(hidden.face)}</p>", allowed, faces=faces, public=public)
+
+
 def _check(response, state, seat) -> int:
     headers = {name: value for name, value in response.headers.items() if name.lower().startswith("hx-")}
     return leaks.check(
@@ -90,6 +135,7 @@ def _check(response, state, seat) -> int:
         leaks.visible_ids(state, seat),
         faces=leaks.faces_by_id(state),
         headers=headers,
+        public=leaks.public_faces(state),
     )
 
 
@@ -148,22 +194,7 @@ def test_a_whole_game_through_the_views_never_shows_a_hidden_card(owner, member,
 @pytest.mark.parametrize(
     ("variant", "teams"),
     [
-        *[
-            pytest.param(
-                variant,
-                False,
-                marks=pytest.mark.xfail(
-                    strict=True,
-                    reason="the checker finds '♥' outside card elements on the jordanian/egyptian play page "
-                    "since main's rule sentences (games/rules.py) arrived: a leak or a false positive of "
-                    "tests/games/leaks.py on public rule text; reported, to be decided by table/rules",
-                ),
-            )
-            if variant in ("jordanian", "egyptian")
-            else (variant, False)
-            for variant in engine.HAND_VARIANTS
-            if variant != "classic"
-        ],
+        *[(variant, False) for variant in engine.HAND_VARIANTS if variant != "classic"],
         *[(variant, True) for variant, data in engine.HAND_VARIANTS.items() if data.teams_allowed][:1],
     ],
 )

@@ -1,6 +1,7 @@
 """Write the golden games of tests/golden/ with the current engine (not a test; run it by hand).
 
-For each mode (every Hand rule set, two players; the teams mode, four), a game played by bots from a
+For each mode (every Hand rule set, two players; the teams mode, four; Hand and Foot with three players
+and its team rules with four), a game played by bots from a
 fixed seed: ``<mode>-finished.json`` played to its end, ``<mode>-unfinished.json`` stopped mid-game
 (inside the second deal when the game has one). Each file holds what the site stores for a game: rule
 set, players, options, seed, the rules version, the move log (seat, action) and the JSON state.
@@ -31,6 +32,8 @@ def modes() -> dict[str, tuple[str, int, dict]]:
     """mode name -> (rule set, players, options)."""
     found = {slug: (slug, 2, {}) for slug in engine.HAND_VARIANTS}
     found["classic-teams"] = ("classic", 4, {"teams": True})
+    found["hand-and-foot"] = ("hand-and-foot", 3, {})
+    found["hand-and-foot-teams"] = ("hand-and-foot-teams", 4, {})
     return found
 
 

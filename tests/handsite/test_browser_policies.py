@@ -1,6 +1,7 @@
 """Every response carries a strict Content-Security-Policy (Django's own SECURE_CSP) and a
 Permissions-Policy; pages have no inline script or style that lacks the request's nonce."""
 
+import json
 import re
 
 import pytest
@@ -72,3 +73,16 @@ def test_htmx_runs_without_eval_and_without_its_inline_indicator_style(client, p
     html = client.get(pages[0]).content.decode()
     assert '"includeIndicatorStyles": false' in html
     assert '"allowEval": false' in html
+
+
+def test_htmx_never_copies_a_style_attribute_when_it_settles_a_swap(client, pages):
+    """htmx settles "class", "style", "width" and "height" by default: an element that got a style
+    attribute in the browser (a screenshot tool hiding the caret, a password manager, an extension)
+    would have it copied with setAttribute onto its swapped twin, which the CSP blocks. The site sets
+    no style attribute, so htmx settles none."""
+    html = client.get(pages[0]).content.decode()
+    config = re.search(r'<meta name="htmx-config" content=\'([^\']+)\'>', html)
+    assert config
+    settled = json.loads(config.group(1))["attributesToSettle"]
+    assert "style" not in settled
+    assert "class" in settled
