@@ -400,6 +400,8 @@ def answer_invitation(*, token: str, user, answer: str, now=None) -> InvitationA
                 game,
                 status=410,
             )
+        if game.status == GameStatus.CANCELLED:
+            return InvitationAnswer("refused", _("This game was cancelled."), game, status=410)
         if game.status != GameStatus.WAITING:
             return InvitationAnswer("refused", _("This game has already started."), game, status=410)
         if seat.reply_by is not None and seat.reply_by <= now:

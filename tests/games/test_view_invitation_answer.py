@@ -203,3 +203,13 @@ def test_with_three_players_the_creator_hears_once_everybody_answered(
     client.force_login(member)
     assert [row.data["event"] for row in news_for(owner)] == ["declined"]
     assert Game.objects.get(pk=game.pk).status == GameStatus.WAITING
+
+
+def test_a_link_to_a_cancelled_game_says_so(client, owner, member, game):
+    accept = link(game, member, "accept")
+    services.cancel_game(game_id=game.pk, actor=owner)
+    client.force_login(member)
+    response = client.get(accept)
+    assert response.status_code == 410
+    assert "This game was cancelled." in response.content.decode()
+    assert not invited_seat(game, member).is_filled
