@@ -1,5 +1,7 @@
-"""The one writer of handsite: groups, memberships, invitations and the notification outbox. Views and
-tasks stay thin and call these; other apps call :func:`notify` (never write handsite's rows).
+"""The one writer of handsite: people's accounts (sign-up, profile, language), groups, memberships,
+invitations and the notification outbox. Views, forms, the allauth adapter and tasks stay thin and call
+these; other apps call :func:`notify` (never write handsite's rows). ``tests/handsite/test_one_writer.py``
+fails if a view, form or adapter module writes a row itself.
 
 Each group function checks what the acting person may do and raises GroupError (or InvitationError)
 with a sentence for people when the change is not allowed; nothing is changed in that case.
@@ -14,6 +16,7 @@ changed the row sends, so a retried or duplicated task, or two workers, send one
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import secrets
@@ -55,6 +58,56 @@ class GroupError(Exception):
 
 class InvitationError(GroupError):
     """An invitation that cannot be used (unknown, revoked, expired or already used)."""
+
+
+# --- People ---------------------------------------------------------------------------------
+
+
+def save_new_user(user, *, invitation_token: str | None = None, commit: bool = True):
+    """A person signing up (allauth's ``save_user``). The invitation they followed while logged out is
+    remembered on the account, not only in this browser's session: with e-mail verification they may
+    confirm and log in from another browser and must still land in the group. An unusable token is not
+    remembered (logging in tells the person why)."""
+    if invitation_token:
+        with contextlib.suppress(InvitationError):
+            user.pending_invitation = check_invitation(invitation_token)
+    if commit:
+        user.save()
+    return user
+
+
+def take_pending_invitation(user) -> str | None:
+    """At log-in: the token of the invitation remembered at sign-up (see :func:`save_new_user`), cleared
+    from the account so it is used once; None without one."""
+    if not user.pending_invitation_id:
+        return None
+    token = user.pending_invitation.token
+    user.pending_invitation = None
+    user.save(update_fields=["pending_invitation"])
+    return token
+
+
+def set_signup_details(user, *, display_name: str, language: str):
+    """The sign-up form's own fields (the name others see, the language of pages and e-mails)."""
+    user.display_name = display_name.strip()
+    user.language = language
+    user.save(update_fields=["display_name", "language"])
+    return user
+
+
+def update_profile(user, *, display_name: str, language: str):
+    """The profile page: the name others see and the person's language."""
+    user.display_name = display_name
+    user.language = language
+    user.save(update_fields=["display_name", "language"])
+    return user
+
+
+def set_language(user, code: str) -> None:
+    """Remember ``code`` (already one of the site's) as the person's language, if it changed."""
+    if code and user.language != code:
+        user.language = code
+        user._meta.model.objects.filter(pk=user.pk).update(language=code)
 
 
 # --- Groups ---------------------------------------------------------------------------------
@@ -469,12 +522,18 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     """:func:`notify` for many rows at once (a scan's batch): ONE query whatever their number, rows
     whose ``key`` exists already skipped (exactly-once as with notify). Each row has ``recipient`` (a
     user id), ``kind``, ``key`` and optionally ``topic``, ``subject``, ``body``, ``link``, ``data``,
-    ``send_after``. Queues the sending after the commit, SEND_CHUNK rows per task. Returns the new ids."""
+    ``send_after``. Queues the sending after the commit, SEND_CHUNK rows per task. Returns the new ids.
+    Rows of a kind registered as in-site only (``notifications.EMAIL_NEVER``) are written as not
+    e-mailed and queue nothing."""
     if not rows:
         return []
     now = now or timezone.now()
+    never = {
+        row["kind"] for row in rows if notifications.kind_of(row["kind"]).email == notifications.EMAIL_NEVER
+    }
     objects = [
         Notification(
+            state=NotificationState.SKIPPED if row["kind"] in never else NotificationState.PENDING,
             user_id=row["recipient"],
             kind=row["kind"],
             key=row["key"],
@@ -496,27 +555,42 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     )
     sql = (
         f"INSERT INTO {quote(Notification._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}"
+        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}, {quote('state')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        ids = [found for (found,) in cursor.fetchall()]
-    if ids:
+        found = cursor.fetchall()
+    ids = [row_id for row_id, _state in found]
+    queued = [row_id for row_id, state in found if state == NotificationState.PENDING]
+    if queued:
         from handsite.tasks import send_notifications
 
-        for start in range(0, len(ids), SEND_CHUNK):
-            send_notifications.delay_on_commit(ids[start : start + SEND_CHUNK])
+        for start in range(0, len(queued), SEND_CHUNK):
+            send_notifications.delay_on_commit(queued[start : start + SEND_CHUNK])
     return ids
 
 
-def mark_read(user, notification_id: int | None = None, *, topic: str | None = None) -> int:
-    """Mark one notification of ``user`` read, or all about ``topic``, or (neither) all of them."""
+def mark_read(
+    user, notification_id: int | None = None, *, topic: str | None = None, kind: str | None = None
+) -> int:
+    """Mark one notification of ``user`` read, or all about ``topic`` (of ``kind`` only, if given), or
+    (none of these) all of them."""
     rows = Notification.objects.filter(user=user, read_at__isnull=True)
     if notification_id is not None:
         rows = rows.filter(pk=notification_id)
     if topic is not None:
         rows = rows.filter(topic=topic)
+    if kind is not None:
+        rows = rows.filter(kind=kind)
     return rows.update(read_at=timezone.now())
+
+
+def mark_read_by_keys(keys: list[str]) -> int:
+    """Mark the notifications with these exactly-once keys read, whoever they are for (what they told
+    is gone: e.g. a chat message was deleted)."""
+    if not keys:
+        return 0
+    return Notification.objects.filter(key__in=keys, read_at__isnull=True).update(read_at=timezone.now())
 
 
 # --- The outbox: sending ------------------------------------------------------------------------

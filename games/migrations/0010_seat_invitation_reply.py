@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0008_hand_and_foot_online"),
+        ("games", "0009_table_talk"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
