@@ -307,6 +307,17 @@ def tell_creators_expired(news: list[tuple], *, now=None) -> list[int]:
     return services.notify_many([row for row in rows if row], now=now)
 
 
+def whatsapp_invite_url(game: Game) -> str:
+    """The "share on WhatsApp" URL of a game waiting for players (its page: members accept there)."""
+    from handsite.links import whatsapp_url
+
+    text = _("A game of %(variant)s is waiting for players in “%(group)s”. Take your seat:") % {
+        "variant": game.get_variant_display(),
+        "group": game.group.name,
+    }
+    return whatsapp_url(text, game.get_absolute_url())
+
+
 def move_time(game: Game) -> str:
     return str(dict(MOVE_HOURS_CHOICES).get(game.move_hours, game.move_hours))
 
