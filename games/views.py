@@ -30,6 +30,7 @@ from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, get_membership_for, group_view
 from handsite.i18n import language_from_cookie
+from handsite.inputs import small_int
 
 POLL_SALT = "games.poll"
 
@@ -223,10 +224,6 @@ def _unread_badge(user_id: int, unread: int) -> str:
     return render_to_string("handsite/_unread_badge.html", {"unread": unread, "oob": True})
 
 
-def _small_number(text: str, digits: int) -> int | None:
-    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
-
-
 @language_from_cookie  # answers before reading the session: the language cookie is the person's
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
@@ -239,8 +236,8 @@ def game_poll(request, group_slug, game_id):
         if request.method != "GET":
             get_group_for(request.user, group_slug)
             return HttpResponseNotAllowed(["GET"])
-    user_id = _small_number(request.GET.get("u", ""), 12)
-    revision = _small_number(request.GET.get("r", ""), 10)
+    user_id = small_int(request.GET.get("u", ""), digits=12)
+    revision = small_int(request.GET.get("r", ""), digits=10)
     token = request.GET.get("t", "")
     if (
         user_id is None
@@ -310,7 +307,7 @@ def game_seat(request, group_slug, game_id):
     play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
-    number = _small_number(request.POST.get("number", ""), 2)
+    number = small_int(request.POST.get("number", ""), digits=2)
     number = -1 if number is None else number
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
@@ -359,7 +356,7 @@ def game_replay(request, group, membership, game_id):
     seats = services.seats_of(game)
     rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
     moves = [(seat, action) for seat, action, _deal in rows]
-    step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
+    step = min(small_int(request.GET.get("step", ""), digits=7) or 0, len(moves))
     speed = request.GET.get("play", "")
     speed = speed if speed in REPLAY_SPEEDS else None
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
@@ -426,11 +423,11 @@ def rules_page(request, slug):
     if slug not in engine.VARIANTS:
         raise Http404
     context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
-    game_id = request.GET.get("game", "")
-    if request.user.is_authenticated and game_id.isascii() and game_id.isdigit() and len(game_id) <= 12:
+    game_id = small_int(request.GET.get("game", ""), digits=12)
+    if request.user.is_authenticated and game_id is not None:
         game = (
             Game.objects.select_related("group")
-            .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)
+            .filter(pk=game_id, variant=slug, group__memberships__user=request.user)
             .first()
         )
         if game is not None:
@@ -446,7 +443,7 @@ def game_log(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     seats = services.seats_of(game)
     names = {seat.number: seat.name for seat in seats}
-    number = _small_number(request.GET.get("page", ""), 6) or 1
+    number = small_int(request.GET.get("page", ""), digits=6) or 1
     log = movelog.page(game, names, number, seats)
     return render(request, "games/log.html", {"group": group, "game": game, "log": log})
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.engine.picker import PICKER_RANKS, picker_faces
 from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
 from handsite.access import group_view
+from handsite.inputs import small_int
 from scoring import charts, exports, services, stats
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
 from scoring.models import Deal, Sheet
@@ -537,10 +538,10 @@ def deal_edit(request, group, membership, sheet_id, deal_id):
 
 def _deleted_deal(request, sheet):
     """The deal just deleted (``?deleted=<id>`` after a delete), for its "Undo" button."""
-    value = request.GET.get("deleted", "")
-    if not (value.isascii() and value.isdigit() and len(value) <= 12):
+    deal_id = small_int(request.GET.get("deleted", ""), digits=12)
+    if deal_id is None:
         return None
-    return Deal.objects.filter(pk=int(value), sheet=sheet, deleted_at__isnull=False).first()
+    return Deal.objects.filter(pk=deal_id, sheet=sheet, deleted_at__isnull=False).first()
 
 
 @group_view

@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scoring.models import Sheet
-
 register = template.Library()
-
-
-@register.simple_tag
-def group_sheets(group, limit=6):
-    """The group's latest sheets, for the group page's "Score sheets" section."""
-    return list(
-        Sheet.objects.filter(group=group).select_related("group").prefetch_related("players__user")[:limit]
-    )
 
 
 @register.filter
