@@ -32,6 +32,7 @@ from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, get_membership_for, group_view
 from handsite.i18n import language_from_cookie
 from handsite.inputs import small_int
+from handsite.models import Membership
 
 POLL_SALT = "games.poll"
 
@@ -137,6 +138,10 @@ def _context(
         "chat": ChatPanel(game, request.user, seat),
         "chat_url": reverse("games:chat", args=[game.group.slug, game.pk]),
     }
+    if game.status == GameStatus.WAITING:
+        context["whatsapp_url"] = game_notifications.whatsapp_invite_url(game)
+        if context["is_creator"]:
+            context["invitable"] = _invitable(game, seats)
     if game.state is not None:
         state = state or services.load_state(game)
         if staged is None:
@@ -164,6 +169,15 @@ def _context(
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context
+
+
+def _invitable(game, seats) -> list:
+    """The members the creator may invite to a free seat: those without a seat (ONE query)."""
+    seated = {seat.user_id for seat in seats if seat.user_id is not None}
+    members = (
+        Membership.objects.filter(group_id=game.group_id).select_related("user").order_by("joined_at", "pk")
+    )
+    return [m.user for m in members if m.user_id not in seated]
 
 
 class ChatPanel:
@@ -321,7 +335,8 @@ def game_move(request, group_slug, game_id):
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
-    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game. In
+    """Before the deal: accept, decline, take an open seat, give it to a bot or invite another member
+    to it, or cancel the game. In
     play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
@@ -330,6 +345,13 @@ def game_seat(request, group_slug, game_id):
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
         "decline": lambda: services.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
+        "invite": lambda: services.invite_to_seat(
+            game_id=game_id,
+            actor=request.user,
+            number=number,
+            invitee_id=small_int(request.POST.get("member", ""), digits=12) or -1,
+            group_slug=group.slug,
+        ),
         "take": lambda: services.take_seat(
             game_id=game_id, user=request.user, number=number, group_slug=group.slug
         ),

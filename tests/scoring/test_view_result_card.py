@@ -117,3 +117,20 @@ def test_the_pictures_svg_says_what_the_page_says(client, group, finished):
         "10",
         "10",
     ]
+
+
+def test_in_arabic_the_picture_reads_from_the_right_with_numbers_left_to_right(group, finished):
+    from django.template.loader import render_to_string
+
+    card = services.result_card(services.result_card_token(sheet=finished))
+    rows = [{"rank": r, "name": n, "total": t, "y": 0, "text_y": 0} for r, n, t in card.rows]
+    svg = render_to_string(
+        "scoring/result_card.svg",
+        {"card": card, "variant_name": "هاند", "title": "فاز", "rows": rows, "footer": "x", "rtl": True},
+    )
+    names = [line for line in svg.splitlines() if ">Gus</text>" in line]
+    assert len(names) == 1
+    assert 'x="1040"' in names[0]
+    assert 'direction="rtl" text-anchor="end"' in names[0]
+    totals = [line for line in svg.splitlines() if 'direction="ltr"' in line]
+    assert [line.split(">")[1].split("<")[0] for line in totals] == ["-70", "10", "10"]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_table_talk"),
+        ("games", "0010_seat_invitation_reply"),
     ]
 
     operations = [
