@@ -139,7 +139,7 @@ def _context(
         context["panels"] = _panels(context["board"])
         if context["board"].get("foot"):
             context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
-        context.update(_staged(staged, state, viewer))
+        context |= _staged(staged, state, viewer)
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
 

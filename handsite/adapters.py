@@ -1,5 +1,3 @@
-import contextlib
-
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib import messages
 from django.utils.translation import gettext as _
@@ -17,23 +15,14 @@ class AccountAdapter(DefaultAccountAdapter):
         log in from another browser, and must still land in the group."""
         user = super().save_user(request, user, form, commit=False)
         token = request.session.get(PENDING_INVITATION_SESSION_KEY)
-        if token:
-            # An unusable token is not remembered; login() tells the person why.
-            with contextlib.suppress(services.InvitationError):
-                user.pending_invitation = services.check_invitation(token)
-        if commit:
-            user.save()
-        return user
+        return services.save_new_user(user, invitation_token=token, commit=commit)
 
     def login(self, request, user):
         """After any log-in (including right after sign-up or e-mail confirmation, in any browser), join
         the group whose invitation the person followed while logged out."""
         token = request.session.pop(PENDING_INVITATION_SESSION_KEY, None)
-        pending = user.pending_invitation_id and user.pending_invitation
-        if pending:
-            token = token or pending.token
-            user.pending_invitation = None
-            user.save(update_fields=["pending_invitation"])
+        remembered = services.take_pending_invitation(user)  # cleared either way: it is used once
+        token = token or remembered
         super().login(request, user)
         if not token:
             return

@@ -3,6 +3,7 @@ from django.forms.renderers import TemplatesSetting
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from handsite import services
 from handsite.i18n import LANGUAGE_CHOICES, language_of, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
 
@@ -36,9 +37,11 @@ class SignupExtraForm(forms.Form):
         self.fields["language"].initial = supported(translation.get_language()) or "en"
 
     def signup(self, request, user):
-        user.display_name = self.cleaned_data.get("display_name", "").strip()
-        user.language = supported(self.cleaned_data.get("language")) or proposed_language(request)
-        user.save(update_fields=["display_name", "language"])
+        services.set_signup_details(
+            user,
+            display_name=self.cleaned_data.get("display_name", ""),
+            language=supported(self.cleaned_data.get("language")) or proposed_language(request),
+        )
 
 
 class ProfileForm(forms.ModelForm):

@@ -53,10 +53,9 @@ def proposed_language(request) -> str:
 
 
 def remember_language(user, code: str) -> None:
-    code = supported(code) or settings.LANGUAGE_CODE
-    if code and user.language != code:
-        user.language = code
-        user._meta.model.objects.filter(pk=user.pk).update(language=code)
+    from handsite import services  # services imports this module
+
+    services.set_language(user, supported(code) or settings.LANGUAGE_CODE)
 
 
 def language_from_cookie(view):

@@ -59,7 +59,7 @@ def _group_context(request, group, membership, **extra):
         link = group.active_link_invitation()
         context["invite_link"] = link
         context["invite_url"] = request.build_absolute_uri(link.get_absolute_url()) if link else None
-    context.update(extra)
+    context |= extra
     return context
 
 
@@ -207,7 +207,7 @@ def invitation(request, token):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = services.update_profile(request.user, **form.cleaned_data)
         with translation.override(user.language):  # the next page is in the language just chosen
             messages.success(request, _("Saved."))
         response = redirect("profile")

@@ -153,7 +153,7 @@ def sheet_create(request, group, membership, rule_set):
     variant = get_variant(rule_set)
     form = SheetForm(request.POST or None, variant=variant, members=_members(group))
     if request.method == "GET":
-        form.initial.update({"member_0": str(request.user.pk)})
+        form.initial["member_0"] = str(request.user.pk)
     if request.method == "POST" and form.is_valid():
         try:
             sheet = services.create_sheet(
@@ -194,7 +194,7 @@ def _sheet_context(request, group, membership, sheet, **extra):
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
         "chart": charts.score_progression(state),
     }
-    context.update(extra)
+    context |= extra
     return context
 
 
