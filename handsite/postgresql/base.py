@@ -24,6 +24,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         raw = self.connection
         if raw is None or raw.closed or raw.info.status != pq.ConnStatus.OK:
             return False
+        if raw.info.transaction_status not in (pq.TransactionStatus.IDLE, pq.TransactionStatus.INTRANS):
+            return super().is_usable()  # a failed or unknown transaction state: as Django checks it
         try:
             readable, _writable, _failed = select.select([raw.fileno()], [], [], 0)
         except (OSError, ValueError):
