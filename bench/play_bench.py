@@ -27,6 +27,9 @@ DB_CONN_MAX_AGE and the other settings are the site's defaults unless set in the
 
     .venv/bin/python bench/play_bench.py [rounds]
 
+BENCH_VARIANT=hand-and-foot (or any two-player rule set; default classic) plays that rule set: every figure
+above is then for its games (a Hand and Foot game: 2 players, 2 cards drawn a turn, hand and foot).
+
 BENCH_PROFILE=path writes a cProfile of the in-process moves of part 1 (the view's own CPU) to path.
 
 The last line is one JSON object: ``move_throughput_ratio`` and ``poll_p95_ratio`` (medians over the
@@ -65,6 +68,8 @@ PREPLAY_MOVES = 20
 """Moves played in each game before the timing (through the server, all clients at once: also the
 workers' warm-up): the rounds measure moves in the middle of a deal, not only the cheap first moves."""
 QUEUES = ("celery", "turn", "scans", "results")
+VARIANT = os.environ.get("BENCH_VARIANT", "classic")
+"""The rule set of every game of the bench (two players)."""
 
 
 def _admin_sql(sql: str) -> None:
@@ -129,6 +134,7 @@ def main() -> None:
             _admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
             _empty_queues()
     summary = {
+        "variant": VARIANT,
         "move_throughput_ratio": figures["move_throughput_ratio"]["median"],
         "poll_p95_ratio": figures["poll_p95_ratio"]["median"],
         "move_p95_ratio": figures["move_p95_ratio"]["median"],
@@ -172,7 +178,7 @@ def make_game(index: int):
         Membership.objects.create(group=group, user=user, role=Role.OWNER if seat == 0 else Role.MEMBER)
         users.append(user)
     game = services.create_game(
-        group=group, created_by=users[0], variant="classic", options={}, seats=users, seed=1000 + index
+        group=group, created_by=users[0], variant=VARIANT, options={}, seats=users, seed=1000 + index
     )
     services.accept_seat(game_id=game.pk, user=users[1])
     game.refresh_from_db()

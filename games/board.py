@@ -311,23 +311,12 @@ def _take_label(action: dict, state: engine.GameState) -> SafeString:
 # --- Hand and Foot ---------------------------------------------------------------------------------
 
 
-def _missing_sentence(missing: list[str], *, teams: bool, yours: bool) -> str:
-    """What a side still needs to go out, in words ("Your team needs a red book.")."""
+def _missing_sentence(missing: list[str]) -> str:
+    """What another side still needs to go out, in words ("Needs a red book to go out."). The viewer's
+    own side reads it in the rule state (``engine.rule_state``: "To go out your team needs a red book.")."""
     if not missing:
-        return _("Has the books to go out.") if not yours else _("You have the books to go out.")
+        return _("Has the books to go out.")
     red, black = "red" in missing, "black" in missing
-    if yours and teams:
-        if red and black:
-            return _("To go out your team needs a red book and a black book.")
-        return (
-            _("To go out your team needs a red book.")
-            if red
-            else _("To go out your team needs a black book.")
-        )
-    if yours:
-        if red and black:
-            return _("To go out you need a red book and a black book.")
-        return _("To go out you need a red book.") if red else _("To go out you need a black book.")
     if red and black:
         return _("Needs a red book and a black book to go out.")
     return _("Needs a red book to go out.") if red else _("Needs a black book to go out.")
@@ -368,7 +357,7 @@ def build_foot(
                 **side,
                 "title": " & ".join(names.get(n, "") for n in side["seats"]),
                 "yours": yours,
-                "missing": _missing_sentence(side["books_missing"], teams=picture["teams"], yours=yours),
+                "missing": _missing_sentence(side["books_missing"]),
                 "melds": [
                     {
                         **meld,

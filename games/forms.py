@@ -7,13 +7,22 @@ import re
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine, moves
-from games.models import MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
+from games.chat import ChatRequest
+from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
 
 MAX_SEATS = 5
+"""Seats the creation form offers at least; a rule set for more players (Hand and Foot: up to 8) offers
+as many as it allows (``seat_count``)."""
+
+
+def seat_count(variant) -> int:
+    """How many seat fields game creation shows for ``variant``: its most players, and at least
+    :data:`MAX_SEATS` (the engine refuses a count the rule set does not allow, with its sentence)."""
+    return max(MAX_SEATS, variant.max_players)
 
 
 def partnership_mode(variant) -> str:
@@ -106,14 +115,15 @@ class GameForm(PartnershipFields, forms.Form):
         self.fields["variant"].initial = self.variant_slug
         seat_choices = [("", _("— nobody —")), (BOT, _("Practice bot"))]
         seat_choices += [(pk, user.name) for pk, user in self.members.items()]
-        for number in range(MAX_SEATS):
+        variant_data = engine.VARIANTS[self.variant_slug]
+        self.seat_count = seat_count(variant_data)
+        for number in range(self.seat_count):
             field = forms.ChoiceField(
                 label=_("Seat {number}").format(number=number + 1), choices=seat_choices, required=False
             )
             self.fields[f"seat_{number}"] = field
         self.fields["seat_0"].initial = str(user.pk)
         self.fields["seat_1"].initial = BOT
-        variant_data = engine.VARIANTS[self.variant_slug]
         self.variant_name = _(variant_data.name)
         self.add_partnership_fields(variant_data)
         self.option_names = []
@@ -135,7 +145,7 @@ class GameForm(PartnershipFields, forms.Form):
             self.option_names.append(name)
 
     def seat_fields(self):
-        return [self[f"seat_{n}"] for n in range(MAX_SEATS)]
+        return [self[f"seat_{n}"] for n in range(self.seat_count)]
 
     def option_fields(self):
         return [self[name] for name in self.option_names]
@@ -150,7 +160,7 @@ class GameForm(PartnershipFields, forms.Form):
         if partnership is not None:
             seats, cleaned["random_order"] = partnership
         else:
-            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(MAX_SEATS)) if v]
+            seats = [seat_value(v) for v in (cleaned.get(f"seat_{n}") for n in range(self.seat_count)) if v]
         if len(seats) < 2:
             raise forms.ValidationError(_("Choose at least two seats."))
         if self.user not in seats:
@@ -293,3 +303,46 @@ class MoveForm(forms.Form):
 def read_sort(data) -> str:
     """How the hand is sorted (``sort`` = suit | rank; anything else is suit)."""
     return "rank" if data.get("sort") == "rank" else "suit"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class ChatForm(forms.Form):
+    """The chat form of the play page, read once into a :class:`games.chat.ChatRequest`: ``text`` to
+    write a message, ``delete=<id>`` (a message's button) to delete one, ``read`` when the chat panel
+    was seen. Nothing else is read."""
+
+    text = forms.CharField(required=False, strip=True)
+    delete = BoundedNumber(max_digits=18)
+    read = forms.CharField(required=False)
+
+    def clean_text(self):
+        text = _CONTROL.sub(" ", self.cleaned_data.get("text") or "").strip()
+        if len(text) > CHAT_MAX_LENGTH:
+            raise forms.ValidationError(
+                ngettext(
+                    "A message can be at most %(limit)s character long; yours has %(count)s.",
+                    "A message can be at most %(limit)s characters long; yours has %(count)s.",
+                    CHAT_MAX_LENGTH,
+                )
+                % {"limit": CHAT_MAX_LENGTH, "count": len(text)}
+            )
+        return text
+
+    def chat_request(self) -> ChatRequest:
+        """The typed request; a malformed POST gives a request with ``problem`` set (never raises)."""
+        if not self.is_valid():
+            if "text" in self.errors:  # shown again to be shortened (bounded: it goes back in the page)
+                text = self.data.get("text", "")
+                text = text[: 2 * CHAT_MAX_LENGTH] if isinstance(text, str) else ""
+                return ChatRequest(problem=self.errors["text"][0], text=text)
+            return ChatRequest(problem=_("That is not something you can do here."))
+        data = self.cleaned_data
+        if data["delete"] is not None:
+            return ChatRequest(action="delete", message=data["delete"])
+        if data["read"]:
+            return ChatRequest(action="read")
+        if not data["text"]:
+            return ChatRequest(problem=_("Write something first."))
+        return ChatRequest(action="post", text=data["text"])

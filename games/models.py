@@ -226,3 +226,43 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.game_id}#{self.seq}: {self.action.get('type')}"
+
+
+CHAT_MAX_LENGTH = 500
+"""The longest table-talk message, in characters."""
+
+
+class ChatMessage(models.Model):
+    """Table talk: a short plain-text message a player at the table wrote (bots never write). Kept with
+    the game; ``version`` is the game's version when it was written, so the replay shows it from that
+    move on. A deleted message keeps its row (the conversation keeps its shape) with its text wiped."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat", verbose_name=_("game"))
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("written by"),
+    )
+    text = models.CharField(_("message"), max_length=CHAT_MAX_LENGTH, blank=True)
+    version = models.PositiveIntegerField(_("game version"))
+    created_at = models.DateTimeField(_("written at"), default=timezone.now)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+    deleted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("deleted by"),
+    )
+
+    class Meta:
+        verbose_name = _("table-talk message")
+        verbose_name_plural = _("table-talk messages")
+        ordering = ["game", "pk"]
+        indexes = [models.Index(fields=["game", "-id"], name="chat_game_newest")]
+
+    def __str__(self):
+        return f"{self.game_id}: {self.text[:40]}"

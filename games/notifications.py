@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import F
+from django.db.models import Count, F
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import Game, GameStatus
 from handsite import notifications, services
 from handsite.links import absolute_url
+from handsite.models import Notification
 from handsite.notifications import Content, DigestLine, DigestSection, Kind
 
 YOUR_TURN = "your_turn"
@@ -32,6 +34,7 @@ LOW_TIME = "low_time"
 TIMED_OUT = "timed_out"
 SEAT_LEFT = "seat_left"  # a player handed their seat to a bot
 GAME_ENDED = "game_ended"  # the group's owner or an admin ended the game early
+CHAT = "chat"  # a table-talk message: in-site only (the header's count, the digest), never e-mailed alone
 TURN_KINDS = (YOUR_TURN, REMINDER, LOW_TIME)
 """Kinds about the turn in progress: out of date (not e-mailed) once the turn is over."""
 
@@ -216,6 +219,101 @@ DIGEST = DigestSection(
 )
 
 
+# --- Table talk ------------------------------------------------------------------------------------
+
+CHAT_DIGEST_WINDOW = dt.timedelta(days=1)
+"""The digest counts the unread messages of the last day (a message is told once, not every day)."""
+
+
+def chat_written(game: Game, seats, message) -> list[int]:
+    """An in-site notification of ``message`` for each other person seated (ONE query); none is e-mailed
+    on its own (kind CHAT is in-site only): the header's unread count and the digest count them."""
+    from games.chat import message_key
+
+    author = message.author
+    rows = [
+        {
+            "recipient": seat.user_id,
+            "kind": CHAT,
+            "key": message_key(game.pk, message.pk, seat.user_id),
+            "topic": topic(game.pk),
+            "link": game.get_absolute_url(),
+            "data": {"game": game.pk, "message": message.pk, "author": author.name if author else ""},
+        }
+        for seat in seats
+        if seat.user_id is not None and seat.user_id != message.author_id
+    ]
+    return services.notify_many(rows)
+
+
+def chat_read(user, game: Game) -> int:
+    """The person has seen the game's chat: its messages are no longer unread for them."""
+    return services.mark_read(user, topic=topic(game.pk), kind=CHAT)
+
+
+def unread_of(user_id: int) -> int:
+    """The person's unread count for the header."""
+    return notifications.unread_count_of(user_id)
+
+
+def chat_deleted(game: Game, seats, message) -> int:
+    """A deleted message is nobody's unread message any more."""
+    from games.chat import message_key
+
+    return services.mark_read_by_keys(
+        [message_key(game.pk, message.pk, seat.user_id) for seat in seats if seat.user_id is not None]
+    )
+
+
+def describe_chat(rows) -> list[str]:
+    games = _games_of(rows)
+    lines = []
+    for row in rows:
+        game = games.get((row.data or {}).get("game"))
+        name = game_name(game) if game else _("a game that no longer exists")
+        author = (row.data or {}).get("author") or _("A player")
+        lines.append(_("%(name)s wrote in the table talk of %(game)s.") % {"name": author, "game": name})
+    return lines
+
+
+def _unread_chat(user_id: int):
+    since = timezone.now() - CHAT_DIGEST_WINDOW
+    return Notification.objects.filter(
+        user_id=user_id, kind=CHAT, read_at__isnull=True, created_at__gte=since
+    )
+
+
+def _chat_digest_lines(reader) -> list[DigestLine]:
+    counts = dict(
+        _unread_chat(reader.user.pk)
+        .order_by()
+        .values_list("topic")
+        .annotate(n=Count("id"))
+        .values_list("topic", "n")
+    )
+    ids = [int(name.split(":", 1)[1]) for name in counts if name.startswith("game:")]
+    games = Game.objects.filter(pk__in=ids).select_related("group").order_by("pk")
+    return [
+        DigestLine(
+            text=ngettext(
+                "%(n)s unread message in the table talk of %(game)s",
+                "%(n)s unread messages in the table talk of %(game)s",
+                counts[topic(game.pk)],
+            )
+            % {"n": counts[topic(game.pk)], "game": game_name(game)},
+            link=absolute_url(game.get_absolute_url()),
+        )
+        for game in games
+    ]
+
+
+CHAT_DIGEST = DigestSection(
+    title=lambda: _("Table talk you have not read yet:"),
+    waiting=lambda user_id: _unread_chat(user_id).exists(),
+    lines=_chat_digest_lines,
+)
+
+
 def register_all() -> None:
     common = {"describe": describe, "render": render, "still_current": still_current}
     notifications.register(
@@ -235,6 +333,8 @@ def register_all() -> None:
     notifications.register(Kind(name=SEAT_LEFT, email=notifications.EMAIL_WARNING))
     notifications.register(Kind(name=GAME_ENDED, email=notifications.EMAIL_WARNING))
     notifications.register_digest(DIGEST)
+    notifications.register(Kind(name=CHAT, email=notifications.EMAIL_NEVER, describe=describe_chat))
+    notifications.register_digest(CHAT_DIGEST)
 
 
 def mark_game_read(user, game: Game) -> int:

@@ -38,8 +38,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine, moves
+from games.chat import ChatRequest
 from games.engine.bot import worst_card
-from games.models import DEADLINE_SCAN, Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
+from games.models import DEADLINE_SCAN, ChatMessage, Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
 from games.moves import is_foot
 from handsite import bulk
 from handsite.models import Membership
@@ -1104,3 +1105,70 @@ def end_pauses(*, now, game_ids: list[int]) -> None:
         deadlines.unpause(game, now)
     update_games(games, deadlines.SCHEDULE_FIELDS)
     plan_reminders(now=now, game_ids=game_ids)
+
+
+# --- Table talk ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ChatOutcome:
+    """What a chat request came to: ``error`` is the refusal's sentence (nothing was changed)."""
+
+    game: Game
+    seats: list[Seat]
+    error: str | None = None
+    message: ChatMessage | None = None
+
+
+@transaction.atomic
+def chat(*, game_id: int, group_slug: str, user, request: ChatRequest) -> ChatOutcome:
+    """Write a table-talk message, delete one, or mark the game's chat read, for ``user``. ONE result
+    for success and refusal alike; GameNotFound (404) when the person is not in the game's group.
+
+    Writing: only a person seated at the table (bots never write), at most ``chat.per_minute()``
+    messages a minute; each other person seated gets an in-site notification (never an e-mail of its
+    own: the digest counts them), and the game's revision moves so every open page's poll brings it.
+    Deleting: the writer, or the group's owner or an admin; the text is wiped, the row stays."""
+    from games import chat as chat_module
+    from games import notifications
+
+    game, seats = _locked(game_id, user=user, group_slug=group_slug)  # the membership check comes first
+    if request.problem:
+        return ChatOutcome(game, seats, error=request.problem)
+    if request.action == "read":
+        notifications.chat_read(user, game)
+        return ChatOutcome(game, seats)
+    if request.action == "delete":
+        return _delete_chat(game, seats, user, request.message)
+    seat = seat_of(seats, user)
+    if seat is None or seat.accepted_at is None:
+        return ChatOutcome(game, seats, error=_("Only the players at this table can write here."))
+    if not chat_module.allowed_now(user.pk):
+        return ChatOutcome(game, seats, error=chat_module.too_fast_sentence())
+    message = ChatMessage.objects.create(game=game, author=user, text=request.text, version=game.version)
+    notifications.chat_written(game, seats, message)
+    notifications.chat_read(user, game)  # writing here, they have read what came before
+    _bump(game)
+    return ChatOutcome(game, seats, message=message)
+
+
+def _delete_chat(game: Game, seats: list[Seat], user, message_id: int | None) -> ChatOutcome:
+    from games import notifications
+
+    message = ChatMessage.objects.filter(pk=message_id, game=game, deleted_at__isnull=True).first()
+    if message is None:
+        return ChatOutcome(game, seats, error=_("That message is not there any more."))
+    if (
+        message.author_id != user.pk
+        and not Membership.objects.filter(
+            group_id=game.group_id, user=user, role__in=("owner", "admin")
+        ).exists()
+    ):
+        return ChatOutcome(
+            game, seats, error=_("Only the person who wrote a message, or a group admin, can delete it.")
+        )
+    message.text, message.deleted_at, message.deleted_by = "", timezone.now(), user
+    message.save(update_fields=["text", "deleted_at", "deleted_by"])
+    notifications.chat_deleted(game, seats, message)
+    _bump(game)
+    return ChatOutcome(game, seats, message=message)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("groups/<slug:group_slug>/games/<int:game_id>/move/", views.game_move, name="move"),
     path("groups/<slug:group_slug>/games/<int:game_id>/poll/", views.game_poll, name="poll"),
     path("groups/<slug:group_slug>/games/<int:game_id>/seat/", views.game_seat, name="seat"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/chat/", views.game_chat, name="chat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/replay/", views.game_replay, name="replay"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("groups/<slug:group_slug>/games/<int:game_id>/log/", views.game_log, name="log"),

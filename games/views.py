@@ -23,11 +23,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, movelog, rules, services
+from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
-from games.forms import GameForm, MoveForm, read_sort
+from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
-from handsite.access import get_group_for, group_view
+from handsite.access import get_group_for, get_membership_for, group_view
 from handsite.i18n import language_from_cookie
 
 POLL_SALT = "games.poll"
@@ -84,6 +85,7 @@ def _staged(staged, state, viewer) -> dict:
 
 PANELS = [
     {"id": "log", "title": gettext_lazy("What happened"), "template": "games/_panel_log.html"},
+    {"id": "chat", "title": gettext_lazy("Table talk"), "template": "games/_chat.html"},
     {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
 ]
 """The play page's panels (opened on demand; beside the table on a wide screen), in order. A panel is a
@@ -118,6 +120,8 @@ def _context(
         + f"&sort={_sort(request)}",
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
+        "chat": ChatPanel(game, request.user, seat),
+        "chat_url": reverse("games:chat", args=[game.group.slug, game.pk]),
     }
     if game.state is not None:
         state = state or services.load_state(game)
@@ -142,6 +146,32 @@ def _context(
         context |= _staged(staged, state, viewer)
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
+
+
+class ChatPanel:
+    """The chat panel's facts for the template, each read only when the template asks (a move's htmx
+    answer keeps the page's message list, ``chat_keep``, and reads nothing)."""
+
+    def __init__(self, game, user, seat, membership=None):
+        self.game, self.user, self.seat, self._membership = game, user, seat, membership
+
+    @functools.cached_property
+    def messages(self):
+        return chat_module.recent(self.game.pk)
+
+    @property
+    def newest_from_others(self) -> int:
+        return max((m.pk for m in self.messages if m.author_id != self.user.pk), default=0)
+
+    @property
+    def can_write(self) -> bool:
+        return self.seat is not None and self.seat.accepted_at is not None
+
+    @functools.cached_property
+    def can_moderate(self) -> bool:
+        if self._membership is None:
+            self._membership = get_membership_for(self.user, self.game.group.slug)
+        return self._membership.can_manage
 
 
 def _render(request, context, status=200):
@@ -183,6 +213,7 @@ def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     game_notifications.opened(request.user, game)  # its notifications read; the player is present
     context = _context(request, game, services.seats_of(game))
+    context["chat"]._membership = membership
     context["can_end"] = membership.can_manage and game.status == GameStatus.ACTIVE
     return _render(request, context)
 
@@ -229,9 +260,11 @@ def game_poll(request, group_slug, game_id):
         return redirect_to_login(request.get_full_path())
     if request.user.pk != user_id:
         raise Http404
-    group, _membership = get_group_for(request.user, group_slug)
+    group, membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    response = render(request, "games/play.html#game", _context(request, game, services.seats_of(game)))
+    context = _context(request, game, services.seats_of(game))
+    context["chat"]._membership = membership
+    response = render(request, "games/play.html#game", context)
     unread = game_notifications.polled(request.user.pk, always=True)
     response.content += _unread_badge(request.user.pk, unread).encode()
     return response
@@ -260,6 +293,7 @@ def game_move(request, group_slug, game_id):
         wild_choices=outcome.wild_choices,
         moves=outcome.moves,
     )
+    context["chat_keep"] = bool(request.htmx)  # the page keeps its chat messages: no query for them here
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [
             (name, value)
@@ -377,6 +411,7 @@ def game_replay(request, group, membership, game_id):
         "names": [names[n] for n in range(state.players)],
         "speed": speed,
         "speeds": REPLAY_SPEEDS,
+        "chat_messages": chat_module.up_to(game.pk, step),  # table talk as it stood at this move
     }
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, context)
@@ -413,3 +448,42 @@ def game_log(request, group, membership, game_id):
     number = _small_number(request.GET.get("page", ""), 6) or 1
     log = movelog.page(game, names, number, seats)
     return render(request, "games/log.html", {"group": group, "game": game, "log": log})
+
+
+@_only("POST")
+def game_chat(request, group_slug, game_id):
+    """Table talk: write a message, delete one, or tell that the chat panel was seen. Membership is
+    checked before anything of the POST is read (outsiders: 404); the form reads it once into a typed
+    request; ONE service call answers for success and refusal alike; the chat is rendered once (the
+    ``#chat`` partial for htmx, else the page)."""
+    group, membership = get_group_for(request.user, group_slug)
+    chat_request = ChatForm(request.POST).chat_request()
+    try:
+        outcome = services.chat(
+            game_id=game_id, group_slug=group.slug, user=request.user, request=chat_request
+        )
+    except services.GameNotFound:
+        raise Http404 from None
+    game = outcome.game
+    if chat_request.action == "read" and outcome.error is None:
+        unread = game_notifications.unread_of(request.user.pk)
+        return render(request, "handsite/_unread_badge.html", {"unread": unread, "oob": False})
+    if not request.htmx:
+        if outcome.error is None:
+            return redirect(game.get_absolute_url() + "#chat")
+        context = _context(request, game, outcome.seats)
+        context["chat"]._membership = membership
+        context |= {"chat_error": outcome.error, "chat_text": chat_request.text}
+        return _render(request, context)
+    seat = services.seat_of(outcome.seats, request.user)
+    context = {
+        "group": group,
+        "game": game,
+        "chat": ChatPanel(game, request.user, seat, membership),
+        "chat_url": reverse("games:chat", args=[group.slug, game.pk]),
+        "chat_error": outcome.error,
+        "chat_text": chat_request.text if outcome.error else "",
+    }
+    response = render(request, "games/play.html#chat", context)
+    response.content += _unread_badge(request.user.pk, game_notifications.unread_of(request.user.pk)).encode()
+    return response

@@ -54,6 +54,7 @@ EMAIL_REMINDER = "reminder"  # "remind me"; not for digest readers
 EMAIL_WARNING = "warning"  # "remind me", and digest readers get them too (time running out, ran out)
 EMAIL_DIGEST = "digest"
 EMAIL_ALWAYS = "always"  # unless every e-mail is off (invitations)
+EMAIL_NEVER = "never"  # in-site only (e.g. a chat message): never e-mailed one by one, never queued
 
 
 @dataclass
@@ -202,6 +203,8 @@ def wants_email(pref: NotificationPreference, kind: str) -> bool:
     every notification). The daily digest replaces the turn e-mails and reminders, not the warnings
     that time is running out or ran out."""
     channel = kind_of(kind).email
+    if channel == EMAIL_NEVER:
+        return False
     if channel == EMAIL_DIGEST:
         return pref.daily_digest
     if channel == EMAIL_ALWAYS:

@@ -522,12 +522,18 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     """:func:`notify` for many rows at once (a scan's batch): ONE query whatever their number, rows
     whose ``key`` exists already skipped (exactly-once as with notify). Each row has ``recipient`` (a
     user id), ``kind``, ``key`` and optionally ``topic``, ``subject``, ``body``, ``link``, ``data``,
-    ``send_after``. Queues the sending after the commit, SEND_CHUNK rows per task. Returns the new ids."""
+    ``send_after``. Queues the sending after the commit, SEND_CHUNK rows per task. Returns the new ids.
+    Rows of a kind registered as in-site only (``notifications.EMAIL_NEVER``) are written as not
+    e-mailed and queue nothing."""
     if not rows:
         return []
     now = now or timezone.now()
+    never = {
+        row["kind"] for row in rows if notifications.kind_of(row["kind"]).email == notifications.EMAIL_NEVER
+    }
     objects = [
         Notification(
+            state=NotificationState.SKIPPED if row["kind"] in never else NotificationState.PENDING,
             user_id=row["recipient"],
             kind=row["kind"],
             key=row["key"],
@@ -549,27 +555,42 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     )
     sql = (
         f"INSERT INTO {quote(Notification._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}"
+        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}, {quote('state')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        ids = [found for (found,) in cursor.fetchall()]
-    if ids:
+        found = cursor.fetchall()
+    ids = [row_id for row_id, _state in found]
+    queued = [row_id for row_id, state in found if state == NotificationState.PENDING]
+    if queued:
         from handsite.tasks import send_notifications
 
-        for start in range(0, len(ids), SEND_CHUNK):
-            send_notifications.delay_on_commit(ids[start : start + SEND_CHUNK])
+        for start in range(0, len(queued), SEND_CHUNK):
+            send_notifications.delay_on_commit(queued[start : start + SEND_CHUNK])
     return ids
 
 
-def mark_read(user, notification_id: int | None = None, *, topic: str | None = None) -> int:
-    """Mark one notification of ``user`` read, or all about ``topic``, or (neither) all of them."""
+def mark_read(
+    user, notification_id: int | None = None, *, topic: str | None = None, kind: str | None = None
+) -> int:
+    """Mark one notification of ``user`` read, or all about ``topic`` (of ``kind`` only, if given), or
+    (none of these) all of them."""
     rows = Notification.objects.filter(user=user, read_at__isnull=True)
     if notification_id is not None:
         rows = rows.filter(pk=notification_id)
     if topic is not None:
         rows = rows.filter(topic=topic)
+    if kind is not None:
+        rows = rows.filter(kind=kind)
     return rows.update(read_at=timezone.now())
+
+
+def mark_read_by_keys(keys: list[str]) -> int:
+    """Mark the notifications with these exactly-once keys read, whoever they are for (what they told
+    is gone: e.g. a chat message was deleted)."""
+    if not keys:
+        return 0
+    return Notification.objects.filter(key__in=keys, read_at__isnull=True).update(read_at=timezone.now())
 
 
 # --- The outbox: sending ------------------------------------------------------------------------

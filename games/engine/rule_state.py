@@ -1,5 +1,7 @@
 """The live state of the rules in a deal, as sentences: what is wild this deal, what an opening needs
-now, who has opened, and (kuwaiti) when each player may announce.
+now, who has opened, and (kuwaiti) when each player may announce. For Hand and Foot: this deal's opening
+minimum and whether the player (or team) has opened, what going out needs and what the player's side
+still misses, and when the discard pile may be taken.
 
 :func:`rule_state` reads a per-seat view (:func:`games.engine.view.view`), so it can only say what that
 seat may see. It returns ``(template, params)`` pairs like :func:`games.engine.view.describe`: the web
@@ -15,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import _
-from .variants import HAND_VARIANTS
+from .handfoot_deal import PILE_MINIMUM
+from .variants import HAND_AND_FOOT_VARIANTS, HAND_VARIANTS
 
 RuleLine = tuple[str, dict[str, Any]]
 
@@ -39,6 +42,42 @@ TEMPLATES: dict[str, str] = {
     "announce_you_soon": _("You may announce in your next turn."),
     "announce_you_now": _("You may announce now."),
     "announce_you_done": _("You have announced."),
+    # Hand and Foot
+    "foot_opening": _("Deal {number} of {deals}: an opening needs {minimum} in card points."),
+    "foot_opening_you": _("Deal {number} of {deals}: an opening needs {minimum}. You have not opened yet."),
+    "foot_opened_you": _("Deal {number} of {deals}: an opening needs {minimum}. You have opened."),
+    "foot_opening_team": _(
+        "Deal {number} of {deals}: an opening needs {minimum}. Your team has not opened yet."
+    ),
+    "foot_opened_team": _("Deal {number} of {deals}: an opening needs {minimum}. Your team has opened."),
+    "foot_out_solo": _("Going out: your hand and then your whole foot played, a red book and a black book."),
+    "foot_out_team": _(
+        "Going out: your hand and foot played, a last card to discard, a red book and a black book in "
+        "your team."
+    ),
+    "foot_need_red_you": _("To go out you need a red book."),
+    "foot_need_black_you": _("To go out you need a black book."),
+    "foot_need_both_you": _("To go out you need a red book and a black book."),
+    "foot_need_none_you": _("You have the books to go out."),
+    "foot_need_red_team": _("To go out your team needs a red book."),
+    "foot_need_black_team": _("To go out your team needs a black book."),
+    "foot_need_both_team": _("To go out your team needs a red book and a black book."),
+    "foot_need_none_team": _("Your team has the books to go out."),
+    "foot_pile_solo": _(
+        "Taking the pile: {size} cards or more, its top card melded at once with two naturals from your "
+        "hand (one, onto your own meld of its rank)."
+    ),
+    "foot_pile_team": _(
+        "Taking the pile: your team has opened, {size} cards or more, two naturals of its top card's rank "
+        "in your hand."
+    ),
+    "foot_pile_short": _("The discard pile holds {count} now: it cannot be taken until it holds {size}."),
+    "foot_pile_blocked": _("Its top card is a wild card or a 3: the pile cannot be taken now."),
+    "foot_pile_closed": _("Your team has not opened: you cannot take the pile yet."),
+    "foot_pile_opening": _(
+        "Before you open, taking the pile must reach {minimum} with your melds (its top card counts, the "
+        "rest of the pile does not)."
+    ),
 }
 """Every sentence :func:`rule_state` can return, ``_``-marked for translation. A parameter ``items`` is a
 list of ``(template, params)`` pairs (templates of this table too), to be shown one after the other."""
@@ -55,10 +94,14 @@ def announce_from_turn(view: dict[str, Any], seat: int) -> int:
 
 def rule_state(view: dict[str, Any]) -> list[RuleLine]:
     """The live rule-state sentences of a Hand-family deal for the seat whose view this is (a spectator
-    gets the lines about everybody). Hand and Foot and a finished game: no lines (their tables show
-    the deal's opening minimum themselves)."""
+    gets the lines about everybody); a Hand and Foot deal's come from :func:`foot_rule_state`. A
+    finished game: no lines."""
+    if view["finished"]:
+        return []
+    if view["variant"] in HAND_AND_FOOT_VARIANTS:
+        return foot_rule_state(view)
     variant = HAND_VARIANTS.get(view["variant"])
-    if variant is None or view["finished"]:
+    if variant is None:
         return []
     lines: list[RuleLine] = []
     seats = view["seats"]
@@ -119,3 +162,42 @@ def _your_announcement(view: dict[str, Any], seat: int, minimum_turns: int) -> R
     if turn >= from_turn:
         return TEMPLATES["announce_you_soon"], {}
     return TEMPLATES["announce_you_next"], {"from_turn": from_turn, "turn": turn, "left": from_turn - turn}
+
+
+def foot_rule_state(view: dict[str, Any]) -> list[RuleLine]:
+    """A Hand and Foot deal's rule state for the seat whose view this is: this deal's opening minimum
+    and whether its side has opened, what going out needs, what its side still misses, and when the
+    discard pile may be taken (and why not now). A spectator gets the minimum and who has opened."""
+    variant = HAND_AND_FOOT_VARIANTS[view["variant"]]
+    team = "team" if variant.teams else "you"
+    deal = view["deal"]
+    numbers = {
+        "number": deal["scoring_deal"],
+        "deals": deal["scoring_deals"],
+        "minimum": view["opening_minimum"],
+    }
+    side = view["side"]
+    lines: list[RuleLine] = []
+    if side is None:
+        lines.append((TEMPLATES["foot_opening"], numbers))
+        opened = [seat for row in view["sides"] if row["opened"] for seat in row["seats"]]
+        lines.append((TEMPLATES["opened"], {"seats": opened}) if opened else (TEMPLATES["nobody_opened"], {}))
+        return lines
+    mine = view["sides"][side]
+    opened = mine["opened"]
+    lines.append((TEMPLATES[f"foot_{'opened' if opened else 'opening'}_{team}"], numbers))
+    lines.append((TEMPLATES["foot_out_team" if variant.teams else "foot_out_solo"], {}))
+    missing = mine["books_missing"]
+    need = "both" if len(missing) == 2 else missing[0] if missing else "none"
+    lines.append((TEMPLATES[f"foot_need_{need}_{team}"], {}))
+    lines.append((TEMPLATES["foot_pile_team" if variant.teams else "foot_pile_solo"], {"size": PILE_MINIMUM}))
+    pile = view["discard"]
+    if variant.teams and not opened:
+        lines.append((TEMPLATES["foot_pile_closed"], {}))
+    elif pile["count"] < PILE_MINIMUM:
+        lines.append((TEMPLATES["foot_pile_short"], {"count": pile["count"], "size": PILE_MINIMUM}))
+    elif not pile["takeable"]:
+        lines.append((TEMPLATES["foot_pile_blocked"], {}))
+    if not variant.teams and not opened:
+        lines.append((TEMPLATES["foot_pile_opening"], {"minimum": view["opening_minimum"]}))
+    return lines

@@ -69,7 +69,7 @@ def test_the_play_page_shows_the_hand_and_foot_table(owner, member, start_game):
     assert "Needs a red book and a black book to go out." in page
     assert "foot 13 cards" in page
     assert "hand 13 cards" in page
-    assert "Opening needs 50" in page
+    assert "Deal 1 of 4: an opening needs 50. You have not opened yet." in page
     assert "Draw 2 cards" in page
     # The foot is face down: none of its cards is on the page, its owner's included.
     for foot in state.deal.feet:
@@ -157,3 +157,55 @@ def test_a_finished_game_of_bots_replays(client, owner, start_game):
         for step in (0, 40, 10_000):
             assert client.get(url, {"step": step}).status_code == 200
         assert results.record_result(game.pk)  # the group's standings take the highest total as best
+
+
+def test_hand_and_foot_is_offered_online_for_as_many_players_as_its_rules_allow(client, owner, member):
+    client.force_login(owner)
+    url = reverse("games:new", args=["thursday-hand"])
+    page = client.get(url, {"variant": "hand-and-foot"}).content.decode()
+    assert 'name="seat_7"' in page  # 2 to 8 players (hand-and-foot.md)
+    assert 'name="seat_8"' not in page
+    classic = client.get(url, {"variant": "classic"}).content.decode()
+    assert 'name="seat_4"' in classic
+    assert 'name="seat_5"' not in classic  # the Hand rule sets: at most 5
+    seats = {f"seat_{n}": "bot" for n in range(2, 8)}
+    response = client.post(
+        url,
+        {
+            "variant": "hand-and-foot",
+            "seat_0": str(owner.pk),
+            "seat_1": str(member.pk),
+            **seats,
+            "move_hours": "0",
+            "timeout_rule": "nothing",
+        },
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.players == 8
+    services.accept_seat(game_id=game.pk, user=member)
+    game.refresh_from_db()
+    state = services.load_state(game)
+    dealt = engine.new_game("hand-and-foot", 8, game.options, game.seed).deal
+    assert [len(hand) for hand in dealt.hands] == [11] * 8  # 11 cards each from 5 players
+    assert [len(foot) for foot in state.deal.feet] == [11] * 8
+    page = _clients(game)[0].get(game.get_absolute_url()).content.decode()
+    assert page.count('class="seat') >= 8
+    assert page.count('class="meld-group foot-side') == 8
+
+
+def test_a_sixth_seat_of_a_hand_rule_set_is_not_offered_and_plays_no_part(client, owner, member):
+    client.force_login(owner)
+    url = reverse("games:new", args=["thursday-hand"])
+    data = {f"seat_{n}": "bot" for n in range(1, 6)}
+    data.update(
+        {
+            "variant": "classic",
+            "opt_max_wild_per_meld": "1",
+            "seat_0": str(owner.pk),
+            "move_hours": "0",
+            "timeout_rule": "nothing",
+        }
+    )
+    assert client.post(url, data).status_code == 302
+    assert Game.objects.get().players == 5

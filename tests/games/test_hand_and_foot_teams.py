@@ -177,3 +177,18 @@ def test_a_partnership_hand_reads_team_against_team_too(client, owner, start_gam
     standings = html[html.index('class="standings"') :]
     standings = standings[: standings.index("</ol>")]
     assert standings.count("<li") == 2
+
+
+def test_the_rule_state_of_the_team_rules_speaks_of_the_team(client, owner, member, start_game):
+    game = start_game([owner, "bot", member, "bot"], variant="hand-and-foot-teams", seed=7)
+    services.accept_seat(game_id=game.pk, user=member)
+    client.force_login(member)
+    html = client.get(Game.objects.get(pk=game.pk).get_absolute_url()).content.decode()
+    block = re.search(r'<div class="rule-state" id="rule-state">(.*?)</div>', html, re.S)
+    assert block
+    text = text_of(block.group(1))
+    assert "Deal 1 of 3: an opening needs 50. Your team has not opened yet." in text
+    assert "To go out your team needs a red book and a black book." in text
+    assert "Your team has not opened: you cannot take the pile yet." in text
+    # the viewer's own side says it once, in the rule state
+    assert text_of(html).count("To go out your team needs a red book and a black book.") == 1

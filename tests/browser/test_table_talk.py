@@ -1,0 +1,110 @@
+"""Table talk in the browser: a player opens the chat panel on a phone and writes; the other player's
+page (a desktop, the panel open beside the table) gets it with the poll, while what they are typing
+survives the refresh; no CSP violation, nothing scrolls sideways. Screenshots at 360 and 1280 px,
+English and Arabic, light and dark (test-artifacts/, and notes/shots/chat/ when that folder exists)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from games import services
+from games.chat import ChatRequest
+from games.models import Game
+from tests.factories import MembershipFactory, PlayerGroupFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NOTES = Path("/work/wt/notes/shots/chat")
+
+
+@pytest.fixture
+def talk(browser, live_server, log_in):
+    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
+    amira = MembershipFactory(group=group, user__display_name="Amira").user
+    badr = MembershipFactory(group=group, user__display_name="بدر").user
+    game = services.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr], seed=5
+    )
+    services.accept_seat(game_id=game.pk, user=badr)
+    game = Game.objects.get(pk=game.pk)
+    contexts = []
+
+    def say(user, text):
+        outcome = services.chat(
+            game_id=game.pk, group_slug=group.slug, user=user, request=ChatRequest(action="post", text=text)
+        )
+        assert outcome.error is None
+
+    def open_page(user, width, *, language="en", dark=False):
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport={"width": width, "height": 800 if width > 1000 else 740},
+            device_scale_factor=1,
+            is_mobile=width < 1000,
+            has_touch=width < 1000,
+            color_scheme="dark" if dark else "light",
+        )
+        contexts.append(context)
+        if language != "en":
+            context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page = context.new_page()
+        log_in(page, user)
+        type(user).objects.filter(pk=user.pk).update(language=language)
+        page.goto(game.get_absolute_url())
+        return page
+
+    yield {"game": game, "amira": amira, "badr": badr, "say": say, "open": open_page}
+    for context in contexts:
+        context.close()
+
+
+def _no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def _shot(page, name, screenshot):
+    path = screenshot(page, name)
+    if NOTES.parent.exists():
+        NOTES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, NOTES / path.name)
+
+
+def test_a_message_written_on_a_phone_reaches_the_other_page_with_the_poll_and_keeps_their_draft(talk):
+    phone = talk["open"](talk["amira"], 360)
+    desk = talk["open"](talk["badr"], 1280)
+    desk.locator("#panel-chat[open] #chat-text").wait_for()  # open beside the table on a wide screen
+    desk.fill("#chat-text", "half a thought")
+    desk.focus("#chat-text")
+
+    phone.locator("#panel-chat > summary").click()
+    phone.fill("#chat-text", "<b>Yalla</b> https://example.com — let's go")
+    phone.press("#chat-text", "Enter")
+    phone.locator("#chat-log .chat-mine .chat-text").filter(has_text="<b>Yalla</b>").wait_for()
+    assert phone.input_value("#chat-text") == ""
+    assert phone.locator("#chat-log a").count() == 0  # the link is text
+    _no_sideways_scroll(phone)
+
+    desk.locator("#chat-log .chat-text").filter(has_text="let's go").wait_for(timeout=15000)
+    assert desk.input_value("#chat-text") == "half a thought"  # the poll's refresh kept the draft
+    assert desk.evaluate("document.activeElement && document.activeElement.id") == "chat-text"
+    _no_sideways_scroll(desk)
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_chat_panel_looks_right(talk, screenshot, width, language, dark):
+    talk["say"](talk["amira"], "Good luck, everyone!")
+    talk["say"](talk["badr"], "بالتوفيق للجميع! من سيوزّع أولًا؟")
+    talk["say"](talk["amira"], "<script>alert(1)</script> is just text here")
+    talk["say"](talk["badr"], "A long message " + "that goes on and on " * 12)
+    page = talk["open"](talk["amira"], width, language=language, dark=dark)
+    panel = page.locator("#panel-chat")
+    if not panel.evaluate("element => element.open"):
+        panel.locator("summary").click()
+    page.locator("#chat-log .chat-message").nth(3).wait_for()
+    assert page.locator("#chat-log .chat-text[dir=auto]").count() == 4
+    _no_sideways_scroll(page)
+    panel.scroll_into_view_if_needed()
+    _shot(page, f"chat-{width}-{language}-{'dark' if dark else 'light'}", screenshot)
