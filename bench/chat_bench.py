@@ -4,8 +4,8 @@ In a throwaway database, a classic game of two people; measured as the players, 
 (Django's test client, htmx headers), the median of ``--rounds``:
 
 - ``post``: writing a message (queries, ms);
-- ``play``: the play page with 0 messages and with ``--messages`` messages in the game (queries, ms):
-  must stay flat (the page reads the newest 50);
+- ``play``: the play page with no message, with ``games.chat.SHOWN`` (what a page shows) and with
+  ``--messages`` more (queries, ms): the last two must be the same (the page reads the newest SHOWN);
 - ``poll_changed``: the poll after a new message (queries, ms), with the long chat;
 - ``poll_unchanged``: the unchanged poll (status, body bytes, queries): must stay 204, 0 bytes, 1 query;
 - ``move``: a move's htmx answer in the game with the long chat (queries): must stay <= 6 and read no
@@ -84,6 +84,7 @@ def run(message_count: int, rounds: int) -> None:
     from django.urls import reverse
 
     from games import engine, moves, services
+    from games.chat import SHOWN
     from games.models import ChatMessage, Game
     from games.views import poll_token
     from handsite.celery import app as celery_app
@@ -136,10 +137,16 @@ def run(message_count: int, rounds: int) -> None:
     results: dict = {"messages": message_count}
     results["play_empty"] = median_of(lambda: clients[1].get(play_url))
     results["post"] = median_of(lambda: clients[0].post(chat_url, {"text": "Yalla, your turn!"}, **htmx))
-    ChatMessage.objects.bulk_create(
-        ChatMessage(game=game, author=people[n % 2], text=f"message {n} " + "x" * 60, version=0)
-        for n in range(message_count)
-    )
+
+    def add_messages(count: int) -> None:
+        ChatMessage.objects.bulk_create(
+            ChatMessage(game=game, author=people[n % 2], text=f"message {n} " + "x" * 60, version=0)
+            for n in range(count)
+        )
+
+    add_messages(max(0, SHOWN - ChatMessage.objects.filter(game=game).count()))
+    results["play_shown"] = median_of(lambda: clients[1].get(play_url))
+    add_messages(message_count)
     results["play_long"] = median_of(lambda: clients[1].get(play_url))
 
     def changed_poll():

@@ -6,7 +6,8 @@ classic deals each, entered through scoring.services.add_deal, so every finished
 finishes) and 200 finished online games (reported through scoring.services.record_online_game, as
 games/ does; every tenth with a bot seat, so practice). Then measures, logged in as a member:
 
-- the group page, the standings (leaderboard) page and the sheet list: queries and ms (median of 5);
+- the group page, the standings (leaderboard) page, the sheet list and a player's statistics page:
+  queries and ms (median of 5);
 - ``add_deal_ms``: one more deal that finishes a sheet, with its incremental rating update (median of
   20 sheets);
 - ``recompute_s``: the full recompute of the group's ratings (every game rated again from the first,
@@ -87,7 +88,7 @@ def run(sheet_count: int, online_count: int) -> None:
     from handsite.celery import app as celery_app
     from handsite.models import Membership, PlayerGroup, Role, User
     from scoring import services
-    from scoring.models import Sheet
+    from scoring.models import DealFact, Sheet
     from scoring.services import PlayerEntry
 
     setup_test_environment()
@@ -131,6 +132,8 @@ def run(sheet_count: int, online_count: int) -> None:
         if game % 10 == 0:
             people[-1] = {"seat": len(people) - 1, "user_id": None, "name": "Bot"}
         totals = tuple(40 * (seat + 1) if seat != game % len(seated) else -30 for seat in range(len(seated)))
+        size = len(seated)
+        scores = [services.score_facts("classic", {}, size, facts(size, game % size)) for _ in range(5)]
         services.record_online_game(
             group_id=group.pk,
             game_id=game + 1,
@@ -149,6 +152,7 @@ def run(sheet_count: int, online_count: int) -> None:
                 lower_is_better=True,
             ),
             finished_at=timezone.now(),  # games finish one after another, after the sheets
+            deals=scores,  # each deal's facts, for the statistics (as games/ reports them)
         )
     print(
         f"built {sheet_count} sheets and {online_count} online games in {time.perf_counter() - started:.0f} s"
@@ -161,6 +165,7 @@ def run(sheet_count: int, online_count: int) -> None:
         "group": reverse("group_detail", args=[group.slug]),
         "standings": reverse("scoring:standings", args=[group.slug]),
         "sheets": reverse("scoring:sheet_list", args=[group.slug]),
+        "player": reverse("scoring:player", args=[group.slug]) + f"?key=user:{owner.pk}",
     }
     for name, url in pages.items():
         times, queries = [], 0
@@ -202,6 +207,7 @@ def run(sheet_count: int, online_count: int) -> None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
     figures["database"] = connection.vendor
     figures["sheets"] = Sheet.objects.filter(group=group).count()
+    figures["deal_fact_rows"] = DealFact.objects.filter(group=group).count()
     print(json.dumps(figures))
 
 

@@ -234,7 +234,7 @@ def query_counts() -> dict:
     game.refresh_from_db()
     poll = reverse("games:poll", args=[game.group.slug, game.pk])
     query = {"r": game.revision, "u": users[0].pk, "t": poll_token(game.pk, users[0].pk)}
-    clients[0].get(poll, query)  # the first poll writes the person's presence (then every 30 s)
+    clients[0].get(poll, query)  # the first poll in 30 s records the player's presence (and shows the badge)
     with CaptureQueriesContext(connection) as captured:
         response = clients[0].get(poll, query)
     assert response.status_code == 204, response.status_code

@@ -8,8 +8,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games import deadlines, notifications
+        from games import deadlines, notifications, sections
         from handsite import signals
+        from handsite.sections import register_group_section, register_home_section
+
+        register_group_section("games/_group_section.html", sections.group_section, order=10)
+        register_home_section("games/_home_section.html", sections.home_section, order=10)
 
         notifications.register_all()  # the kinds of game notifications, with handsite's outbox
         signals.vacation_started.connect(deadlines.vacation_started, dispatch_uid="games.vacation_started")

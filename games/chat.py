@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from games.models import CHAT_MAX_LENGTH, ChatMessage
 
-SHOWN = 50
+SHOWN = 30
 """Messages the play page (and the replay) shows: the newest ones."""
 
 PER_MINUTE = 10

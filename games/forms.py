@@ -13,6 +13,7 @@ from games import engine, moves
 from games.chat import ChatRequest
 from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
+from handsite.inputs import small_int, small_ints
 
 MAX_SEATS = 5
 """Seats the creation form offers at least; a rule set for more players (Hand and Foot: up to 8) offers
@@ -190,9 +191,10 @@ class BoundedNumber(forms.CharField):
         text = super().to_python(value)
         if text in self.empty_values:
             return None
-        if len(text) > self.max_digits or not text.isascii() or not text.isdigit():
+        number = small_int(text, digits=self.max_digits)
+        if number is None:
             raise forms.ValidationError(_("That is not a move."), code="number")
-        return int(text)
+        return number
 
 
 class NumberList(forms.Field):
@@ -208,13 +210,9 @@ class NumberList(forms.Field):
         values = value or []
         if len(values) > self.max_items:
             raise forms.ValidationError(_("That is not a move."), code="too_many")
-        numbers = []
-        for text in values:
-            # isascii first: "²" is a digit to str.isdigit() and not to int()
-            ascii_digits = isinstance(text, str) and text.isascii() and text.isdigit()
-            if not ascii_digits or not (0 < len(text) <= self.max_digits):
-                raise forms.ValidationError(_("Choose the cards by tapping them."), code="card")
-            numbers.append(int(text))
+        numbers = small_ints(values, digits=self.max_digits)
+        if numbers is None:
+            raise forms.ValidationError(_("Choose the cards by tapping them."), code="card")
         if len(set(numbers)) != len(numbers):
             raise forms.ValidationError(_("You chose the same card twice."), code="twice")
         return tuple(numbers)
@@ -232,11 +230,10 @@ class WildList(forms.Field):
         pins = {}
         for text in values:
             card_id, _sep, face = str(text).partition(":")
-            if not (
-                0 < len(card_id) <= 4 and card_id.isascii() and card_id.isdigit() and WILD_FACE.match(face)
-            ):
+            card = small_int(card_id, digits=4)
+            if card is None or not WILD_FACE.match(face):
                 raise forms.ValidationError(_("Say which card each wild card stands for."), code="wild")
-            pins[int(card_id)] = face
+            pins[card] = face
         return tuple(pins.items())
 
 

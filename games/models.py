@@ -59,6 +59,11 @@ DEADLINE_SCAN = models.Q(status="active", deadline_at__isnull=False) & ~models.Q
 filter (the same Q, so PostgreSQL can use the partial index; a "nothing" game is never read)."""
 
 
+INVITATION_SCAN = models.Q(reply_by__isnull=False)
+"""Seats whose invitation waits for an answer: the condition of the reply-deadline index and the
+invitation scan's filter."""
+
+
 class Game(models.Model):
     group = models.ForeignKey(
         PlayerGroup, on_delete=models.CASCADE, related_name="games", verbose_name=_("group")
@@ -161,6 +166,11 @@ class Seat(models.Model):
     )
     bot = models.BooleanField(_("played by a bot"), default=False)
     accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    # An invitation waiting for its answer: when it was made (names it in the signed accept / decline
+    # links, so a link to an earlier invitation of the same seat stops working) and the reply deadline
+    # (the invitation scan frees the seat then). Both cleared when the player answers.
+    invited_at = models.DateTimeField(_("invited at"), null=True, blank=True)
+    reply_by = models.DateTimeField(_("reply by"), null=True, blank=True)
     # The player handed the seat to a bot (games.services.leave_game): when, and at which game version.
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
     left_version = models.PositiveIntegerField(_("left at version"), null=True, blank=True)
@@ -175,7 +185,10 @@ class Seat(models.Model):
                 fields=["game", "user"], name="one_seat_per_player", condition=models.Q(user__isnull=False)
             ),
         ]
-        indexes = [models.Index(fields=["user", "game"], name="seat_user_game")]
+        indexes = [
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+            models.Index(fields=["reply_by"], name="seat_reply_by", condition=INVITATION_SCAN),
+        ]
 
     def __str__(self):
         return f"{self.game_id}/{self.number}: {self.name}"

@@ -18,12 +18,13 @@ import datetime as dt
 
 from django.db.models import Count, F
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import Game, GameStatus
-from handsite import notifications, services
+from games.models import MOVE_HOURS_CHOICES, Game, GameStatus, Seat
+from handsite import notifications, services, timefmt
 from handsite.links import absolute_url
 from handsite.models import Notification
 from handsite.notifications import Content, DigestLine, DigestSection, Kind
@@ -32,6 +33,9 @@ YOUR_TURN = "your_turn"
 REMINDER = "reminder"
 LOW_TIME = "low_time"
 TIMED_OUT = "timed_out"
+INVITED = "game_invitation"  # to an invited player: accept / decline links and the reply deadline
+INVITATION_NEWS = "invitation_news"  # to the game's creator: the answers (events below)
+DECLINED, EXPIRED, STARTED, ANSWERED = "declined", "expired", "started", "answered"
 SEAT_LEFT = "seat_left"  # a player handed their seat to a bot
 GAME_ENDED = "game_ended"  # the group's owner or an admin ended the game early
 CHAT = "chat"  # a table-talk message: in-site only (the header's count, the digest), never e-mailed alone
@@ -219,6 +223,258 @@ DIGEST = DigestSection(
 )
 
 
+# --- Game invitations ------------------------------------------------------------------------------
+
+
+def _stamp(moment: dt.datetime | None) -> int | None:
+    return int(moment.timestamp()) if moment is not None else None
+
+
+def _from_stamp(stamp) -> dt.datetime | None:
+    return dt.datetime.fromtimestamp(stamp, tz=dt.UTC) if isinstance(stamp, int) else None
+
+
+def invite(game: Game, seats: list, *, now=None) -> list[int]:
+    """Tell each invited player of ``seats`` (in-site and by e-mail, with the accept and decline links
+    and the reply deadline), in the caller's transaction: ONE query; exactly once per invitation."""
+    link = game.get_absolute_url()
+    return services.notify_many(
+        [
+            {
+                "recipient": seat.user_id,
+                "kind": INVITED,
+                "key": f"game:{game.pk}:invitation:{seat.number}:{seat.user_id}:{_stamp(seat.invited_at)}",
+                "topic": topic(game.pk),
+                "link": link,
+                "data": {
+                    "game": game.pk,
+                    "seat": seat.number,
+                    "invited": _stamp(seat.invited_at),
+                    "reply_by": _stamp(seat.reply_by),
+                },
+            }
+            for seat in seats
+            if seat.user_id is not None and seat.invited_at is not None
+        ],
+        now=now,
+    )
+
+
+def _news_row(game: Game, event: str, *, key: str, number=None, name="", free=0) -> dict | None:
+    if game.created_by_id is None:
+        return None
+    return {
+        "recipient": game.created_by_id,
+        "kind": INVITATION_NEWS,
+        "key": key,
+        "topic": topic(game.pk),
+        "link": game.get_absolute_url(),
+        "data": {"game": game.pk, "event": event, "seat": number, "name": name, "free": free},
+    }
+
+
+def tell_creator(
+    game: Game, event: str, *, seat, by_id, name: str = "", invited_at=None, free: int = 0, now=None
+):
+    """The creator hears about an answer of ``by_id`` (in the caller's transaction, exactly once):
+    ``DECLINED`` (by ``name``), or, once the last invitation is answered, ``STARTED`` or ``ANSWERED``
+    (``free`` seats left). Nothing when the creator answered themselves."""
+    if by_id is not None and by_id == game.created_by_id:
+        return None
+    if event == DECLINED:
+        key = f"game:{game.pk}:invitation:{seat.number}:{_stamp(invited_at)}:{event}"
+    elif event == STARTED:
+        key = f"game:{game.pk}:invitation:{event}"
+    else:
+        key = f"game:{game.pk}:invitation:{event}:{game.revision}"
+    row = _news_row(game, event, key=key, number=seat.number, name=name or seat.name, free=free)
+    return services.notify_many([row], now=now) if row else None
+
+
+def tell_creators_expired(news: list[tuple], *, now=None) -> list[int]:
+    """The invitation scan's batch: each creator hears which invited player did not answer in time
+    (``news``: ``(game, seat number, name, invited_at)``). ONE query."""
+    rows = [
+        _news_row(
+            game,
+            EXPIRED,
+            key=f"game:{game.pk}:invitation:{number}:{_stamp(invited_at)}:{EXPIRED}",
+            number=number,
+            name=name,
+        )
+        for game, number, name, invited_at in news
+    ]
+    return services.notify_many([row for row in rows if row], now=now)
+
+
+def whatsapp_invite_url(game: Game) -> str:
+    """The "share on WhatsApp" URL of a game waiting for players (its page: members accept there)."""
+    from handsite.links import whatsapp_url
+
+    text = _("A game of %(variant)s is waiting for players in “%(group)s”. Take your seat:") % {
+        "variant": game.get_variant_display(),
+        "group": game.group.name,
+    }
+    return whatsapp_url(text, game.get_absolute_url())
+
+
+def move_time(game: Game) -> str:
+    return str(dict(MOVE_HOURS_CHOICES).get(game.move_hours, game.move_hours))
+
+
+def invitation_summary(game: Game, inviter: str) -> str:
+    """ "Amira invites you to a game of Hand for 4 players, 2 days per move", in the active language."""
+    values = {"name": inviter, "variant": game.get_variant_display(), "n": game.players}
+    if not game.move_hours:
+        return (
+            ngettext(
+                "%(name)s invites you to a game of %(variant)s for %(n)s player, with no time limit",
+                "%(name)s invites you to a game of %(variant)s for %(n)s players, with no time limit",
+                game.players,
+            )
+            % values
+        )
+    return ngettext(
+        "%(name)s invites you to a game of %(variant)s for %(n)s player, %(time)s per move",
+        "%(name)s invites you to a game of %(variant)s for %(n)s players, %(time)s per move",
+        game.players,
+    ) % {**values, "time": move_time(game)}
+
+
+def _invitation_games(rows) -> dict[int, Game]:
+    ids = {row.data.get("game") for row in rows if isinstance(row.data, dict)}
+    games = Game.objects.filter(pk__in=ids - {None}).select_related("group", "created_by").defer("state")
+    return {game.pk: game for game in games}
+
+
+def _inviter(game: Game) -> str:
+    return game.created_by.name if game.created_by is not None else game.group.name
+
+
+def invitation_still_open(row) -> bool:
+    """An invitation is e-mailed only while it waits for this person's answer."""
+    data = row.data or {}
+    seat = (
+        Seat.objects.filter(
+            game_id=data.get("game"),
+            number=data.get("seat"),
+            user_id=row.user_id,
+            accepted_at__isnull=True,
+            game__status=GameStatus.WAITING,
+        )
+        .values("invited_at")
+        .first()
+    )
+    return seat is not None and _stamp(seat["invited_at"]) == data.get("invited")
+
+
+def describe_invitations(rows) -> list[str]:
+    games = _invitation_games(rows)
+    lines = []
+    for row in rows:
+        data = row.data or {}
+        game = games.get(data.get("game"))
+        if game is None:
+            lines.append(_("An invitation to a game that no longer exists."))
+            continue
+        line = invitation_summary(game, _inviter(game))
+        reply_by = _from_stamp(data.get("reply_by"))
+        if reply_by is not None:
+            line = _("%(invitation)s. Answer by %(when)s.") % {
+                "invitation": line,
+                "when": timefmt.when(reply_by),
+            }
+        lines.append(line)
+    return lines
+
+
+def render_invitation(rows, reader) -> Content | None:
+    """The invitation e-mail (one per invitation), in the reader's language and zone: who invites, the
+    game, the players, the reply deadline, one-click accept and decline links."""
+    from games.services import sign_invitation
+
+    row = rows[0]
+    data = row.data or {}
+    game = _invitation_games([row]).get(data.get("game"))
+    if game is None or not isinstance(data.get("invited"), int) or not isinstance(data.get("seat"), int):
+        return None
+    token = sign_invitation(game.pk, data["seat"], row.user_id, data["invited"])
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    context = {
+        "summary": invitation_summary(game, _inviter(game)),
+        "group_name": game.group.name,
+        "players": [seat.name for seat in seats],
+        "reply_by": _from_stamp(data.get("reply_by")),
+        "now": reader.now,
+        "accept_link": absolute_url(reverse("games:invitation", args=[token, "accept"])),
+        "decline_link": absolute_url(reverse("games:invitation", args=[token, "decline"])),
+        "game_link": absolute_url(game.get_absolute_url()),
+    }
+    return Content(
+        subject=context["summary"],
+        text=render_to_string("games/email/invitation.txt", context),
+        html=render_to_string("games/email/invitation.html", context),
+        link=context["accept_link"],
+    )
+
+
+def _news_line(row, game: Game | None) -> str:
+    data = row.data or {}
+    if game is None:
+        return _("An invitation to a game that no longer exists.")
+    values = {"name": data.get("name") or "", "game": game_name(game), "seat": (data.get("seat") or 0) + 1}
+    event = data.get("event")
+    if event == DECLINED:
+        return _("%(name)s declined your invitation to %(game)s; seat %(seat)s is free.") % values
+    if event == EXPIRED:
+        return _("%(name)s did not answer in time: seat %(seat)s of %(game)s is free.") % values
+    if event == STARTED:
+        return _("Everybody accepted: %(game)s has started.") % values
+    free = data.get("free") or 0
+    return ngettext(
+        "Everybody has answered your invitation to %(game)s; %(n)s seat is still free.",
+        "Everybody has answered your invitation to %(game)s; %(n)s seats are still free.",
+        free,
+    ) % {**values, "n": free}
+
+
+def describe_news(rows) -> list[str]:
+    games = _invitation_games(rows)
+    return [_news_line(row, games.get((row.data or {}).get("game"))) for row in rows]
+
+
+def render_news(rows, reader) -> Content | None:
+    """The creator's e-mail about the answers: one row, or several waiting at once in one e-mail."""
+    games = _invitation_games(rows)
+    items = []
+    for row in rows:
+        game = games.get((row.data or {}).get("game"))
+        if game is not None:
+            link = absolute_url(game.get_absolute_url())
+            items.append(
+                {
+                    "text": _news_line(row, game),
+                    "link": link,
+                    "free": (row.data or {}).get("event") != STARTED,
+                }
+            )
+    if not items:
+        return None
+    if len(items) == 1:
+        subject = items[0]["text"]
+    else:
+        subject = ngettext(
+            "%(n)s answer to your game invitations", "%(n)s answers to your game invitations", len(items)
+        ) % {"n": len(items)}
+    context = {"items": items}
+    return Content(
+        subject=subject,
+        text=render_to_string("games/email/invitation_news.txt", context),
+        html=render_to_string("games/email/invitation_news.html", context),
+        link=items[0]["link"],
+    )
+
+
 # --- Table talk ------------------------------------------------------------------------------------
 
 CHAT_DIGEST_WINDOW = dt.timedelta(days=1)
@@ -330,6 +586,28 @@ def register_all() -> None:
     notifications.register(Kind(name=LOW_TIME, email=notifications.EMAIL_WARNING, **common))
     notifications.register(Kind(name=TIMED_OUT, email=notifications.EMAIL_WARNING, **common))
     # Told once, in the words written with the row (subject, body, link): no renderer needed.
+    notifications.register(
+        Kind(
+            name=INVITED,
+            email=notifications.EMAIL_ALWAYS,
+            describe=describe_invitations,
+            render=render_invitation,
+            still_current=invitation_still_open,
+        )
+    )
+    # The creator's news respects players: none by e-mail while they are on the site, no second
+    # e-mail about a game until they opened it, several answers waiting make one e-mail.
+    notifications.register(
+        Kind(
+            name=INVITATION_NEWS,
+            email=notifications.EMAIL_ALWAYS,
+            describe=describe_news,
+            render=render_news,
+            hold_while_present=True,
+            one_unread_email_per_topic=True,
+            batch=True,
+        )
+    )
     notifications.register(Kind(name=SEAT_LEFT, email=notifications.EMAIL_WARNING))
     notifications.register(Kind(name=GAME_ENDED, email=notifications.EMAIL_WARNING))
     notifications.register_digest(DIGEST)

@@ -25,5 +25,6 @@ def record_result(game_id: int) -> bool:
         players=players,
         status=state.status(),
         finished_at=game.finished_at,
+        deals=[record.score for record in state.records],  # each deal's facts, for the statistics
     )
     return True

@@ -5,7 +5,10 @@ Public API (every function takes ids / users and returns model objects; refusals
 
     create_game(group=, created_by=, variant=, options=, seats=[user | BOT, ...], ...) -> Game
     accept_seat(game_id=, user=) / decline_seat(game_id=, user=) / take_seat(game_id=, user=, number=)
+    answer_invitation(token=, user=, answer="accept" | "decline") -> InvitationAnswer  # e-mail links
+    invite_to_seat(game_id=, actor=, number=, invitee_id=)   # the creator invites another member
     fill_seat_with_bot(game_id=, actor=, number=) / cancel_game(game_id=, actor=)
+    expire_invitations(now=None) -> {seat id: game id}     # the invitation scan: seats freed
     play(game_id=, user=, version=, action=, group_slug=None) -> MoveResult
     timeout_move(game_id=, now=None) -> MoveResult | None      # for the deadline scan
     hand_seat_to_bot(game_id=, number=) -> MoveResult           # the "bot" timeout rule
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
+from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection, transaction
 from django.db.models import F, Q
@@ -40,7 +44,17 @@ from django.utils.translation import gettext as _
 from games import engine, moves
 from games.chat import ChatRequest
 from games.engine.bot import worst_card
-from games.models import DEADLINE_SCAN, ChatMessage, Game, GameStatus, Move, MoveKind, Seat, TimeoutRule
+from games.models import (
+    DEADLINE_SCAN,
+    INVITATION_SCAN,
+    ChatMessage,
+    Game,
+    GameStatus,
+    Move,
+    MoveKind,
+    Seat,
+    TimeoutRule,
+)
 from games.moves import is_foot
 from handsite import bulk
 from handsite.models import Membership
@@ -291,17 +305,23 @@ def create_game(
         created_by=created_by,
     )
     now = timezone.now()
+    reply_by = now + reply_time()
     rows = []
     for number, entry in enumerate(order):
         if entry == BOT:
             rows.append(Seat(game=game, number=number, bot=True, accepted_at=now))
+        elif entry.pk == created_by.pk:
+            rows.append(Seat(game=game, number=number, user=entry, accepted_at=now))
         else:
-            accepted = now if entry.pk == created_by.pk else None
-            rows.append(Seat(game=game, number=number, user=entry, accepted_at=accepted))
+            rows.append(Seat(game=game, number=number, user=entry, invited_at=now, reply_by=reply_by))
     Seat.objects.bulk_create(rows)
     seats_now = seats_of(game)
     if all(seat.is_filled for seat in seats_now):
         _deal(game, seats_now)
+    else:
+        from games import notifications
+
+        notifications.invite(game, [seat for seat in seats_now if seat.is_invited], now=now)
     return game
 
 
@@ -332,9 +352,9 @@ def accept_seat(*, game_id: int, user, group_slug: str | None = None) -> Game:
     if seat is None:
         raise GameError(_("You have no seat in this game."))
     if seat.accepted_at is None:
-        seat.accepted_at = timezone.now()
-        seat.save(update_fields=["accepted_at"])
-    _deal_or_bump(game, seats)
+        _accept(game, seats, seat, timezone.now())
+    else:
+        _deal_or_bump(game, seats)
     return game
 
 
@@ -345,11 +365,237 @@ def decline_seat(*, game_id: int, user, group_slug: str | None = None) -> Game:
     seat = seat_of(seats, user)
     if seat is None:
         raise GameError(_("You have no seat in this game."))
-    seat.user = None
-    seat.accepted_at = None
-    seat.save(update_fields=["user", "accepted_at"])
-    _bump(game)
+    _decline(game, seats, seat, timezone.now())
     return game
+
+
+def _accept(game: Game, seats: list[Seat], seat: Seat, now) -> None:
+    """The invited player takes their seat; the game deals when every seat is filled. The creator is
+    told when the last invitation is answered (the game started, or seats are still free)."""
+    seat.accepted_at = now
+    seat.reply_by = None
+    seat.save(update_fields=["accepted_at", "reply_by"])
+    _deal_or_bump(game, seats)
+    if not any(other.is_invited for other in seats):
+        from games import notifications
+
+        event = notifications.STARTED if game.status == GameStatus.ACTIVE else notifications.ANSWERED
+        free = sum(not other.is_filled for other in seats)
+        notifications.tell_creator(game, event, seat=seat, by_id=seat.user_id, free=free, now=now)
+
+
+def _decline(game: Game, seats: list[Seat], seat: Seat, now) -> None:
+    """The player gives their seat back: it is free for another member, or the creator gives it to a
+    bot or invites someone else. The creator is told."""
+    from games import notifications
+
+    name, invited_at, by_id = seat.name, seat.invited_at, seat.user_id
+    seat.user = None
+    seat.accepted_at = seat.invited_at = seat.reply_by = None
+    seat.save(update_fields=["user", "accepted_at", "invited_at", "reply_by"])
+    _bump(game)
+    notifications.tell_creator(
+        game, notifications.DECLINED, seat=seat, by_id=by_id, name=name, invited_at=invited_at, now=now
+    )
+
+
+# --- Invitations: the signed links of the e-mail, the creator's re-invitation, the reply deadline ---
+
+INVITATION_SALT = "games.invitation"
+ANSWERS = ("accept", "decline")
+
+
+def reply_time() -> timedelta:
+    """How long an invited player has to answer (setting GAMES_INVITATION_REPLY_HOURS)."""
+    return timedelta(hours=settings.GAMES_INVITATION_REPLY_HOURS)
+
+
+def _stamp(moment) -> int:
+    return int(moment.timestamp())
+
+
+def invitation_token(seat: Seat) -> str:
+    """The signed, timestamped token of the accept and decline links sent to the seat's invited player:
+    it names the game, the seat, the person and the invitation (its time), nothing secret."""
+    return sign_invitation(seat.game_id, seat.number, seat.user_id, _stamp(seat.invited_at))
+
+
+def sign_invitation(game_id: int, number: int, user_id: int, invited: int) -> str:
+    """:func:`invitation_token` from the ids (an e-mail renders it from its notification's data)."""
+    payload = {"g": game_id, "s": number, "u": user_id, "i": invited}
+    return signing.dumps(payload, salt=INVITATION_SALT)
+
+
+@dataclass
+class InvitationAnswer:
+    """What following an accept or decline link did. ``outcome``: "accepted", "declined",
+    "already_accepted", "already_answered" (declined before, or its time ran out), or "refused" with
+    ``message`` and the HTTP ``status`` of the page that says why."""
+
+    outcome: str
+    message: str
+    game: Game | None = None
+    status: int = 200
+
+    @property
+    def refused(self) -> bool:
+        return self.outcome == "refused"
+
+
+def _read_token(token: str) -> dict | str | None:
+    """The token's payload; "expired" when its signature is good but older than the links live."""
+    max_age = reply_time() + timedelta(days=1)  # the reply deadline itself is checked on the seat
+    try:
+        data = signing.loads(token[:400], salt=INVITATION_SALT, max_age=max_age)
+    except signing.SignatureExpired:
+        return "expired"
+    except (signing.BadSignature, ValueError, UnicodeError):
+        return None
+    keys = ("g", "s", "u", "i")
+    if not isinstance(data, dict) or not all(type(data.get(key)) is int for key in keys):
+        return None
+    return data
+
+
+def answer_invitation(*, token: str, user, answer: str, now=None) -> InvitationAnswer:
+    """Follow an invitation e-mail's accept or decline link. Safe to follow twice: a second accept
+    finds the seat taken and says so (one seat, one acceptance); a second decline says the invitation
+    is no longer open. A tampered, expired or someone else's link changes nothing and says why."""
+    now = now or timezone.now()
+    if answer not in ANSWERS:
+        return InvitationAnswer(
+            "refused", _("This invitation link is broken. Open the game on the site instead."), status=404
+        )
+    data = _read_token(token)
+    if data == "expired":
+        return InvitationAnswer(
+            "refused",
+            _("This invitation link has expired. Open the game on the site instead."),
+            status=410,
+        )
+    if data is None:
+        return InvitationAnswer(
+            "refused",
+            _("This invitation link is broken. Open the game on the site instead."),
+            status=400,
+        )
+    if data["u"] != user.pk:
+        return InvitationAnswer(
+            "refused",
+            _("This invitation was sent to someone else. Log in as that person."),
+            status=403,
+        )
+    with transaction.atomic():
+        try:
+            game, seats = _locked(data["g"], user=user)
+        except GameNotFound:
+            return InvitationAnswer("refused", _("This game is not open to you any more."), status=404)
+        seat = next((s for s in seats if s.number == data["s"]), None)
+        mine = seat_of(seats, user)
+        this_invitation = (
+            seat is not None
+            and seat.user_id == user.pk
+            and seat.invited_at is not None
+            and _stamp(seat.invited_at) == data["i"]
+        )
+        if mine is not None and mine.is_filled:
+            return InvitationAnswer("already_accepted", _("You already have your seat in this game."), game)
+        if not this_invitation:
+            return InvitationAnswer(
+                "already_answered",
+                _("This invitation is closed: it was declined or its time ran out."),
+                game,
+                status=410,
+            )
+        if game.status == GameStatus.CANCELLED:
+            return InvitationAnswer("refused", _("This game was cancelled."), game, status=410)
+        if game.status != GameStatus.WAITING:
+            return InvitationAnswer("refused", _("This game has already started."), game, status=410)
+        if seat.reply_by is not None and seat.reply_by <= now:
+            return InvitationAnswer(
+                "already_answered",
+                _("The time to answer this invitation ran out; the seat is free again."),
+                game,
+                status=410,
+            )
+        if answer == "accept":
+            _accept(game, seats, seat, now)
+            if game.status == GameStatus.ACTIVE:
+                return InvitationAnswer(
+                    "accepted", _("You are in. Everybody has accepted: the game has started."), game
+                )
+            return InvitationAnswer(
+                "accepted", _("You are in. The game deals when every player has accepted."), game
+            )
+        _decline(game, seats, seat, now)
+        return InvitationAnswer(
+            "declined", _("You declined. The seat is free again; the creator has been told."), game
+        )
+
+
+@transaction.atomic
+def invite_to_seat(
+    *, game_id: int, actor, number: int, invitee_id: int, group_slug: str | None = None
+) -> Game:
+    """The game's creator (or a group admin) invites another member to a free seat; they are told in-site
+    and by e-mail, with the reply deadline."""
+    from games import notifications
+
+    game, seats = _waiting_game(game_id, actor, group_slug)
+    _check_creator(game, actor)
+    seat = _open_seat(seats, number)
+    if seat.user_id is not None:
+        raise GameError(_("That seat is not free."))
+    if any(other.user_id == invitee_id for other in seats):
+        raise GameError(_("That person already has a seat in this game."))
+    membership = Membership.objects.select_related("user").filter(group_id=game.group_id, user_id=invitee_id)
+    invitee = next((m.user for m in membership[:1]), None)
+    if invitee is None:
+        raise GameError(_("Every player must be a member of the group."))
+    now = timezone.now()
+    seat.user, seat.accepted_at, seat.invited_at, seat.reply_by = invitee, None, now, now + reply_time()
+    seat.save(update_fields=["user", "accepted_at", "invited_at", "reply_by"])
+    _bump(game)
+    notifications.invite(game, [seat], now=now)
+    return game
+
+
+INVITATION_BATCH = 500
+"""Seats one transaction of the invitation scan frees (its queries do not grow with it)."""
+
+
+def expire_invitations(*, now=None, limit: int = INVITATION_BATCH) -> dict[int, int]:
+    """One batch of the invitation scan: the invited seats whose reply deadline has passed (the soonest
+    ``limit``; games an answer or a move holds are skipped, the next scan takes them) are freed, in ONE
+    transaction with the same four queries whatever the batch's size: lock the seats and their games,
+    free the seats, bump the games' revisions (their pages show the free seat), tell the creators.
+    Returns {seat id: game id} of the seats freed."""
+    from games import notifications
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        seats = list(
+            Seat.objects.select_for_update(of=("self", "game"), skip_locked=True)
+            .select_related("game__group", "user")
+            .defer("game__state", "game__staged")
+            .filter(
+                INVITATION_SCAN,
+                reply_by__lte=now,
+                accepted_at__isnull=True,
+                user__isnull=False,
+                game__status=GameStatus.WAITING,
+            )
+            .order_by("reply_by", "pk")[:limit]
+        )
+        if not seats:
+            return {}
+        news = [(seat.game, seat.number, seat.name, seat.invited_at) for seat in seats]
+        Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(
+            user=None, invited_at=None, reply_by=None
+        )
+        Game.objects.filter(pk__in={seat.game_id for seat in seats}).update(revision=F("revision") + 1)
+        notifications.tell_creators_expired(news, now=now)
+    return {seat.pk: seat.game_id for seat in seats}
 
 
 def _open_seat(seats: list[Seat], number: int) -> Seat:
@@ -399,6 +645,7 @@ def fill_seat_with_bot(*, game_id: int, actor, number: int, group_slug: str | No
 def cancel_game(*, game_id: int, actor, group_slug: str | None = None) -> Game:
     game, _seats = _waiting_game(game_id, actor, group_slug)
     _check_creator(game, actor)
+    Seat.objects.filter(INVITATION_SCAN, game=game).update(reply_by=None)  # nothing left to answer
     game.status = GameStatus.CANCELLED
     game.finished_at = timezone.now()
     _bump(game, "status", "finished_at")

@@ -44,3 +44,15 @@ def record_online_result(game_id: int) -> bool:
     from games.results import record_result
 
     return record_result(game_id)
+
+
+@shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
+def scan_invitations() -> int:
+    """Beat, every minute: free the seats whose invitation was not answered by its reply deadline
+    (indexed scan), a batch (services.INVITATION_BATCH seats, one transaction) at a time."""
+    done, stop = 0, time.monotonic() + SCAN_BUDGET
+    while True:
+        freed = services.expire_invitations()
+        done += len(freed)
+        if len(freed) < services.INVITATION_BATCH or time.monotonic() > stop:
+            return done

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import invitation_views, views
 
 app_name = "games"
 
@@ -15,5 +15,10 @@ urlpatterns = [
     path("groups/<slug:group_slug>/games/<int:game_id>/chat/", views.game_chat, name="chat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/replay/", views.game_replay, name="replay"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
+    path(
+        "invitations/<str:token>/<slug:answer>/",
+        invitation_views.invitation_answer,
+        name="invitation",
+    ),
     path("groups/<slug:group_slug>/games/<int:game_id>/log/", views.game_log, name="log"),
 ]

@@ -30,6 +30,8 @@ from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, get_membership_for, group_view
 from handsite.i18n import language_from_cookie
+from handsite.inputs import small_int
+from handsite.models import Membership
 
 POLL_SALT = "games.poll"
 
@@ -123,6 +125,10 @@ def _context(
         "chat": ChatPanel(game, request.user, seat),
         "chat_url": reverse("games:chat", args=[game.group.slug, game.pk]),
     }
+    if game.status == GameStatus.WAITING:
+        context["whatsapp_url"] = game_notifications.whatsapp_invite_url(game)
+        if context["is_creator"]:
+            context["invitable"] = _invitable(game, seats)
     if game.state is not None:
         state = state or services.load_state(game)
         if staged is None:
@@ -146,6 +152,15 @@ def _context(
         context |= _staged(staged, state, viewer)
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     return context
+
+
+def _invitable(game, seats) -> list:
+    """The members the creator may invite to a free seat: those without a seat (ONE query)."""
+    seated = {seat.user_id for seat in seats if seat.user_id is not None}
+    members = (
+        Membership.objects.filter(group_id=game.group_id).select_related("user").order_by("joined_at", "pk")
+    )
+    return [m.user for m in members if m.user_id not in seated]
 
 
 class ChatPanel:
@@ -223,10 +238,6 @@ def _unread_badge(user_id: int, unread: int) -> str:
     return render_to_string("handsite/_unread_badge.html", {"unread": unread, "oob": True})
 
 
-def _small_number(text: str, digits: int) -> int | None:
-    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
-
-
 @language_from_cookie  # answers before reading the session: the language cookie is the person's
 def game_poll(request, group_slug, game_id):
     """204 (one query) when the game has not changed since the page's revision; else the ``#game``
@@ -239,8 +250,8 @@ def game_poll(request, group_slug, game_id):
         if request.method != "GET":
             get_group_for(request.user, group_slug)
             return HttpResponseNotAllowed(["GET"])
-    user_id = _small_number(request.GET.get("u", ""), 12)
-    revision = _small_number(request.GET.get("r", ""), 10)
+    user_id = small_int(request.GET.get("u", ""), digits=12)
+    revision = small_int(request.GET.get("r", ""), digits=10)
     token = request.GET.get("t", "")
     if (
         user_id is None
@@ -305,15 +316,23 @@ def game_move(request, group_slug, game_id):
 
 @_only("POST")
 def game_seat(request, group_slug, game_id):
-    """Before the deal: accept, decline, take an open seat, give it to a bot, or cancel the game. In
+    """Before the deal: accept, decline, take an open seat, give it to a bot or invite another member
+    to it, or cancel the game. In
     play: leave (a bot takes the seat) or, for the group's owner or an admin, end the game."""
     group, _membership = get_group_for(request.user, group_slug)
     what = request.POST.get("do")
-    number = _small_number(request.POST.get("number", ""), 2)
+    number = small_int(request.POST.get("number", ""), digits=2)
     number = -1 if number is None else number
     calls = {
         "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
         "decline": lambda: services.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
+        "invite": lambda: services.invite_to_seat(
+            game_id=game_id,
+            actor=request.user,
+            number=number,
+            invitee_id=small_int(request.POST.get("member", ""), digits=12) or -1,
+            group_slug=group.slug,
+        ),
         "take": lambda: services.take_seat(
             game_id=game_id, user=request.user, number=number, group_slug=group.slug
         ),
@@ -358,7 +377,7 @@ def game_replay(request, group, membership, game_id):
     seats = services.seats_of(game)
     rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
     moves = [(seat, action) for seat, action, _deal in rows]
-    step = min(_small_number(request.GET.get("step", ""), 7) or 0, len(moves))
+    step = min(small_int(request.GET.get("step", ""), digits=7) or 0, len(moves))
     speed = request.GET.get("play", "")
     speed = speed if speed in REPLAY_SPEEDS else None
     state = engine.replay(game.variant, game.options, game.players, game.seed, moves[:step])
@@ -425,11 +444,11 @@ def rules_page(request, slug):
     if slug not in engine.VARIANTS:
         raise Http404
     context = {"book": rules.rulebook(slug), "game": None, "game_options": None}
-    game_id = request.GET.get("game", "")
-    if request.user.is_authenticated and game_id.isascii() and game_id.isdigit() and len(game_id) <= 12:
+    game_id = small_int(request.GET.get("game", ""), digits=12)
+    if request.user.is_authenticated and game_id is not None:
         game = (
             Game.objects.select_related("group")
-            .filter(pk=int(game_id), variant=slug, group__memberships__user=request.user)
+            .filter(pk=game_id, variant=slug, group__memberships__user=request.user)
             .first()
         )
         if game is not None:
@@ -445,7 +464,7 @@ def game_log(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     seats = services.seats_of(game)
     names = {seat.number: seat.name for seat in seats}
-    number = _small_number(request.GET.get("page", ""), 6) or 1
+    number = small_int(request.GET.get("page", ""), digits=6) or 1
     log = movelog.page(game, names, number, seats)
     return render(request, "games/log.html", {"group": group, "game": game, "log": log})
 

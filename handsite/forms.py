@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from handsite import services
 from handsite.i18n import LANGUAGE_CHOICES, language_of, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
+from handsite.zones import ZoneField
 
 
 class SiteFormRenderer(TemplatesSetting):
@@ -30,6 +31,8 @@ class SignupExtraForm(forms.Form):
         required=False,
         help_text=_("Pages and e-mails for you are in this language."),
     )
+    # Proposed from the browser (site.js fills it from the Intl API); times in pages and e-mails.
+    time_zone = ZoneField(required=False, propose=True)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -42,6 +45,8 @@ class SignupExtraForm(forms.Form):
             display_name=self.cleaned_data.get("display_name", ""),
             language=supported(self.cleaned_data.get("language")) or proposed_language(request),
         )
+        if self.cleaned_data.get("time_zone"):
+            services.adopt_time_zone(user, self.cleaned_data["time_zone"])
 
 
 class ProfileForm(forms.ModelForm):

@@ -4,6 +4,7 @@ time zone, vacation) and the unsubscribe link from e-mails (works without loggin
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -44,6 +45,27 @@ class PreferenceForm(forms.ModelForm):
             "reminder_every_hours": forms.NumberInput(attrs={"inputmode": "numeric"}),
             "digest_hour": forms.NumberInput(attrs={"inputmode": "numeric"}),
         }
+        help_texts = {
+            "daily_digest": gettext_lazy(
+                "One e-mail a day listing every game where it is your turn, instead of the turn e-mails "
+                "and reminders. Warnings that your time is running out, or ran out, still come."
+            ),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # How "your turn" e-mails respect players (handsite.notifications: held while present, one
+        # unread e-mail per game, several games in one e-mail).
+        minutes = settings.HANDSITE_NOTIFY_GRACE_MINUTES
+        self.fields["your_turn_email"].help_text = ngettext(
+            "None while you have the game open: the turn shows on the page. If you leave and it is "
+            "still your turn, one e-mail goes %(minutes)s minute later, and no other for that game "
+            "until you open it. Several games waiting make one e-mail.",
+            "None while you have the game open: the turn shows on the page. If you leave and it is "
+            "still your turn, one e-mail goes %(minutes)s minutes later, and no other for that game "
+            "until you open it. Several games waiting make one e-mail.",
+            minutes,
+        ) % {"minutes": minutes}
 
     def clean(self):
         data = super().clean()

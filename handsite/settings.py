@@ -306,6 +306,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "scan-reminders": {"task": "games.tasks.scan_reminders", "schedule": 60.0, "options": {"expires": 55}},
     "scan-deadlines": {"task": "games.tasks.scan_deadlines", "schedule": 60.0, "options": {"expires": 55}},
+    "scan-invitations": {
+        "task": "games.tasks.scan_invitations",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "make-daily-digests": {
         "task": "handsite.tasks.make_daily_digests",
         "schedule": crontab(minute="*/15"),
@@ -343,3 +348,5 @@ if "DEFAULT_FROM_EMAIL" not in os.environ:  # "Hand <noreply@hand.example.com>"
 HANDSITE_VACATION_DAYS_PER_YEAR = env_int("HANDSITE_VACATION_DAYS_PER_YEAR", 21, minimum=0, maximum=366)
 # A "your turn" e-mail waits while the player is on the site, and this long after they were last seen.
 HANDSITE_NOTIFY_GRACE_MINUTES = env_int("HANDSITE_NOTIFY_GRACE_MINUTES", 10, minimum=0, maximum=24 * 60)
+# A player invited to a game has this long to accept or decline; then the seat is free again.
+GAMES_INVITATION_REPLY_HOURS = env_int("GAMES_INVITATION_REPLY_HOURS", 48, minimum=1, maximum=30 * 24)

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from handsite import services
+from handsite import sections, services
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
 from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, ProfileForm, RoleForm
@@ -27,7 +27,8 @@ def home(request):
     memberships = (
         Membership.objects.filter(user=request.user).select_related("group").order_by("group__name", "pk")
     )
-    return render(request, "handsite/home.html", {"memberships": memberships})
+    context = {"memberships": memberships, "sections": sections.home_sections(request)}
+    return render(request, "handsite/home.html", context)
 
 
 @login_required
@@ -65,7 +66,10 @@ def _group_context(request, group, membership, **extra):
 
 @group_view
 def group_detail(request, group, membership):
-    return render(request, "handsite/group_detail.html", _group_context(request, group, membership))
+    context = _group_context(
+        request, group, membership, sections=sections.group_sections(request, group, membership)
+    )
+    return render(request, "handsite/group_detail.html", context)
 
 
 @group_view(manage=True)

@@ -8,4 +8,7 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from scoring import tasks  # noqa: F401  (registers the background scoring tasks)
+        from handsite.sections import register_group_section
+        from scoring import sections, tasks  # noqa: F401  (tasks: registers the background scoring tasks)
+
+        register_group_section("scoring/_group_section.html", sections.group_section, order=20)

@@ -35,17 +35,21 @@ class LineChart:
     width: int = WIDTH
     height: int = HEIGHT
     rows: list[list] = field(default_factory=list)  # the text alternative's table: label, values…
+    axis: str = ""  # the heading of the table's first column ("Deal" when empty)
 
 
-def _scale(values: list[list[int]]) -> tuple[int, int]:
-    flat = [0, *(v for series in values for v in series)]
+def _scale(values: list[list[int]], zero: bool = True) -> tuple[int, int]:
+    flat = [*([0] if zero else []), *(v for series in values for v in series)]
     low, high = min(flat), max(flat)
     return (low, high) if high != low else (low - 1, high + 1)
 
 
-def line_chart(title: str, labels: list[str], named: list[tuple[str, list[int]]], summary: str) -> LineChart:
-    """A line per series over the same points; the y axis spans the values and zero."""
-    low, high = _scale([values for _name, values in named])
+def line_chart(
+    title: str, labels: list[str], named: list[tuple[str, list[int]]], summary: str, *, zero: bool = True
+) -> LineChart:
+    """A line per series over the same points; the y axis spans the values (and zero, unless not
+    ``zero``: a rating near 1500 is drawn on its own range)."""
+    low, high = _scale([values for _name, values in named], zero)
     steps = max(1, len(labels) - 1)
 
     def x(i: int) -> float:
@@ -61,7 +65,7 @@ def line_chart(title: str, labels: list[str], named: list[tuple[str, list[int]]]
         last = points[-1] if points else (0.0, 0.0)
         series.append(Series(name, values, path, index % 8, last[0], last[1]))
     rows = [[label, *(values[i] for _name, values in named)] for i, label in enumerate(labels)]
-    return LineChart(title, summary, labels, series, y(0), rows=rows)
+    return LineChart(title, summary, labels, series, y(0) if low <= 0 <= high else None, rows=rows)
 
 
 def score_progression(state) -> LineChart | None:
@@ -129,3 +133,36 @@ def wins_bars(rows) -> BarChart | None:
         for r in rows
     )
     return BarChart(_("Wins per player"), summary, bars, height=len(bars) * (BAR + GAP) + GAP)
+
+
+def rating_over_time(name: str, history: list[tuple[object, int]]) -> LineChart | None:
+    """A player's rating after each rated game, one line from 1500 (before the first game)."""
+    if not history:
+        return None
+    values = [1500, *(rating for _when, rating in history)]
+    labels = [str(number) for number in range(len(values))]
+    low, high = min(values), max(values)
+    summary = ngettext(
+        "Rating after %(count)s game: %(rating)s (lowest %(low)s, highest %(high)s).",
+        "Rating after %(count)s games: %(rating)s (lowest %(low)s, highest %(high)s).",
+        len(history),
+    ) % {"count": len(history), "rating": values[-1], "low": low, "high": high}
+    chart = line_chart(_("Rating over time"), labels, [(name, values)], summary, zero=False)
+    chart.axis = _("Game")
+    return chart
+
+
+def svg_to_png(svg: str) -> bytes:
+    """An SVG drawn here as PNG bytes (resvg, with the system's fonts: Arabic is shaped), cached by the
+    SVG's content for a week, so the same picture is drawn once."""
+    import hashlib
+
+    import resvg_py
+    from django.core.cache import cache
+
+    key = "svg-png:" + hashlib.sha256(svg.encode()).hexdigest()
+    png = cache.get(key)
+    if png is None:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg))
+        cache.set(key, png, 7 * 24 * 3600)
+    return png

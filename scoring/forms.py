@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from games.engine.errors import DomainError
 from games.engine.scoring import HAND_NAMES, KUWAITI_TABLE, winner_from_flags
 from games.engine.variants import HandAndFootVariant
+from handsite.inputs import small_int
 from scoring import services
 from scoring.services import PlayerEntry
 
@@ -174,10 +175,10 @@ class DealForm(forms.Form):
 
     def _seat_number(self, value: str, limit: int) -> int | None:
         """A seat (side) number as posted: at most two digits, never echoed back."""
-        if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 2:
+        number = small_int(value, digits=2)
+        if number is None:
             self.add_error(None, _("Choose who went out among the players of this sheet."))
-            return None
-        return int(value)
+        return number
 
     def _out(self, name: str, limit: int) -> int | None:
         """The one seat (side) marked as gone out; two are refused with the engine's sentence."""

@@ -339,3 +339,74 @@ class Rating(models.Model):
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
+
+
+# --- Statistics (issue 16): compact rows written by scoring.services with the games they come from ---
+
+
+class PlayerGame(models.Model):
+    """One player's part in one finished game of a group (a RatedGame row; rewritten with it): the rows
+    a player's streaks, head-to-head and rating over time are read from, one indexed range per player."""
+
+    game = models.ForeignKey(
+        RatedGame, on_delete=models.CASCADE, related_name="player_rows", verbose_name=_("game")
+    )
+    group = models.ForeignKey(
+        PlayerGroup, on_delete=models.CASCADE, related_name="+", verbose_name=_("group")
+    )
+    family = models.CharField(_("family"), max_length=20, choices=FAMILY_CHOICES)
+    player_key = models.CharField(_("player"), max_length=80)
+    finished_at = models.DateTimeField(_("finished at"))
+    side = models.PositiveSmallIntegerField(_("side"))
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    won = models.BooleanField(_("won"), default=False)
+    total = models.IntegerField(_("total"), default=0)
+    practice = models.BooleanField(_("practice (a bot played)"), default=False)
+
+    class Meta:
+        verbose_name = _("player's game")
+        verbose_name_plural = _("players' games")
+        indexes = [
+            models.Index(fields=["group", "family", "player_key", "finished_at"], name="player_game_order")
+        ]
+
+    def __str__(self):
+        return f"{self.player_key} in {self.game_id}"
+
+
+class DealFact(models.Model):
+    """One seat's facts of one scoring deal of a counted sheet or an online game, the same whichever it
+    came from (derived from the deal's score by scoring.stats.seat_facts): who went out and how, who had
+    opened, the points. Rewritten with the sheet after every change; added by the online game as each
+    deal ends. The statistics aggregate these rows in SQL."""
+
+    group = models.ForeignKey(
+        PlayerGroup, on_delete=models.CASCADE, related_name="+", verbose_name=_("group")
+    )
+    source = models.CharField(_("source"), max_length=10, choices=RatedGame.Source.choices)
+    source_id = models.PositiveBigIntegerField(_("sheet or online game"))
+    family = models.CharField(_("family"), max_length=20, choices=FAMILY_CHOICES)
+    rule_set = models.CharField(_("rule set"), max_length=40, choices=RULE_SET_CHOICES)
+    number = models.PositiveSmallIntegerField(_("deal number"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player_key = models.CharField(_("player"), max_length=80)
+    went_out = models.BooleanField(_("went out"), default=False)
+    won = models.BooleanField(_("the player's side went out"), default=False)
+    finish = models.CharField(_("finish"), max_length=30, blank=True)
+    opened = models.BooleanField(_("had opened"), null=True, blank=True)
+    points = models.IntegerField(_("points"), default=0)
+    practice = models.BooleanField(_("practice (a bot played)"), default=False)
+    played_at = models.DateTimeField(_("played at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("deal fact")
+        verbose_name_plural = _("deal facts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "source_id", "number", "seat"], name="one_fact_per_seat_and_deal"
+            )
+        ]
+        indexes = [models.Index(fields=["group", "family", "player_key"], name="deal_fact_player")]
+
+    def __str__(self):
+        return f"{self.source} {self.source_id} deal {self.number} seat {self.seat}"

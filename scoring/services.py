@@ -58,10 +58,13 @@ from games.engine.variants import (
 )
 from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
+from scoring import stats
 from scoring.models import (
     Deal,
     DealChange,
+    DealFact,
     OnlineResult,
+    PlayerGame,
     RatedGame,
     Rating,
     RatingsQueue,
@@ -415,7 +418,40 @@ def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
     sheet.refresh_from_db()
     state = recompute_sheet(sheet, state)
     _sync_rated_game(sheet.group_id, RatedGame.Source.SHEET.value, sheet.pk, _sheet_outcome(sheet, state))
+    _write_sheet_facts(sheet, state)
     return state
+
+
+def _write_sheet_facts(sheet: Sheet, state: SheetState) -> None:
+    """Rewrite the sheet's per-deal statistics rows (none while it is marked "do not count")."""
+    DealFact.objects.filter(source=RatedGame.Source.SHEET.value, source_id=sheet.pk).delete()
+    if sheet.do_not_count:
+        return
+    family = sheet.family
+    rows = []
+    for row in state.rows:
+        if row.score is None or row.number is None:
+            continue
+        for fact in stats.seat_facts(sheet.rule_set, row.score):
+            rows.append(
+                DealFact(
+                    group_id=sheet.group_id,
+                    source=RatedGame.Source.SHEET.value,
+                    source_id=sheet.pk,
+                    family=family,
+                    rule_set=sheet.rule_set,
+                    number=row.number,
+                    seat=fact.seat,
+                    player_key=state.players[fact.seat].player_key,
+                    went_out=fact.went_out,
+                    won=fact.won,
+                    finish=fact.finish,
+                    opened=fact.opened,
+                    points=fact.points,
+                    played_at=row.deal.created_at,
+                )
+            )
+    DealFact.objects.bulk_create(rows)
 
 
 def _number_of(state: SheetState, deal: Deal) -> int | None:
@@ -849,6 +885,22 @@ def leaderboard(group, family: str, *, since=None, sort: str = "rating") -> list
     return sorted(table.values(), key=keys.get(sort, keys["rating"]))
 
 
+def player_name(group, key: str) -> str | None:
+    """The name of a player of the group's history (``user:<id>``: a member; ``guest:<name>``: a guest
+    who played on its sheets); None when the group has no such player."""
+    kind, _sep, rest = key.partition(":")
+    if kind == "user" and rest.isdigit() and len(rest) < 19:
+        member = Membership.objects.filter(group=group, user_id=int(rest)).select_related("user").first()
+        if member is not None:
+            return member.user.name
+        rating = Rating.objects.filter(group=group, player_key=key).only("name").first()
+        return rating.name if rating else None
+    if kind == "guest" and rest:
+        seat = SheetPlayer.objects.filter(sheet__group=group, user__isnull=True, name__iexact=rest).first()
+        return seat.name if seat else None
+    return None
+
+
 def guest_names(group) -> list[str]:
     """Names of guests (not linked to a member) who have played in the group's sheets."""
     names = SheetPlayer.objects.filter(sheet__group=group, user__isnull=True).values_list("name", flat=True)
@@ -962,10 +1014,7 @@ def _online_outcome(result: OnlineResult) -> Outcome | None:
     people = {person.get("seat"): person for person in result.players}
 
     def key(seat):
-        person = people.get(seat, {})
-        if person.get("user_id"):
-            return f"user:{person['user_id']}"
-        return f"bot:{(person.get('name') or str(seat)).strip().casefold()}"
+        return _online_key(people.get(seat, {}), seat)
 
     sides = [[key(seat) for seat in side] for side in result.sides]
     return Outcome(
@@ -1114,6 +1163,31 @@ _RATED_FIELDS = ("family", "rule_set", "finished_at", "sides", "ranks", "winners
 """What the ratings depend on (the rest of a RatedGame row is for the leaderboard)."""
 
 
+def _player_rows(game: RatedGame) -> list[PlayerGame]:
+    """The statistics rows of a saved RatedGame: one per player."""
+    return [
+        PlayerGame(
+            game_id=game.pk,
+            group_id=game.group_id,
+            family=game.family,
+            player_key=key,
+            finished_at=game.finished_at,
+            side=index,
+            rank=game.ranks[index] if index < len(game.ranks) else 0,
+            won=key in game.winners,
+            total=game.totals.get(key, 0),
+            practice=game.practice,
+        )
+        for index, side in enumerate(game.sides)
+        for key in side
+    ]
+
+
+def _write_player_rows(game: RatedGame) -> None:
+    PlayerGame.objects.filter(game_id=game.pk).delete()
+    PlayerGame.objects.bulk_create(_player_rows(game))
+
+
 def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcome | None) -> None:
     """Bring the game's RatedGame row in line with its outcome and update the ratings: at once when the
     game is the group's latest and nothing is pending, else by a replay queued on commit."""
@@ -1133,6 +1207,7 @@ def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcom
             setattr(row, name, values[name])
         if changed:
             row.save(update_fields=changed)
+            _write_player_rows(row)
         return
     old_finish = row.finished_at if row is not None and not row.practice else None
     if row is None:
@@ -1142,6 +1217,7 @@ def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcom
     row.ratings = {}
     if outcome.practice:
         row.save()
+        _write_player_rows(row)
         if old_finish is not None:
             _mark_stale(queue, old_finish)
         return
@@ -1157,8 +1233,10 @@ def _sync_rated_game(group_id: int, source: str, source_id: int, outcome: Outcom
         and (latest is None or latest.order_key < row.order_key)
     ):
         _append(group_id, row)
+        _write_player_rows(row)
         return
     row.save()
+    _write_player_rows(row)
     _mark_stale(queue, min(old_finish, row.finished_at) if old_finish is not None else row.finished_at)
 
 
@@ -1266,7 +1344,7 @@ def recompute_ratings(group_id: int, *, rederive: bool = True) -> list[Rating]:
     queue = _ratings_queue(group_id)
     if rederive:
         RatedGame.objects.filter(group_id=group_id).delete()
-        RatedGame.objects.bulk_create(
+        games = RatedGame.objects.bulk_create(
             (
                 RatedGame(
                     group_id=group_id,
@@ -1278,6 +1356,7 @@ def recompute_ratings(group_id: int, *, rederive: bool = True) -> list[Rating]:
             ),
             batch_size=500,
         )
+        PlayerGame.objects.bulk_create((row for game in games for row in _player_rows(game)), batch_size=1000)
     ratings = _replay(group_id)
     queue.stale_from = None
     queue.save(update_fields=["stale_from"])
@@ -1293,10 +1372,13 @@ def record_online_game(
     players: list[dict],
     status: MatchStatus,
     finished_at=None,
+    deals: Sequence[DealScore] = (),
 ) -> OnlineResult:
     """Store (or rewrite) an online game's standing as games/ reports it: ``players`` in seat order
     ({"seat", "user_id", "name"}; no user_id: a bot), ``status`` the engine's match status; a finished
-    game is rated (practice when a bot played). Idempotent."""
+    game is rated (practice when a bot played). ``deals``: the scores of the deals played so far, in
+    order (the engine's records); each deal not recorded yet adds the same per-deal facts a sheet's deal
+    does, for the statistics. Idempotent."""
     winners = sorted(seat for seats in status.winners for seat in seats) if status.finished else []
     result, _created = OnlineResult.objects.update_or_create(
         game_id=game_id,
@@ -1315,4 +1397,150 @@ def record_online_game(
         },
     )
     _sync_rated_game(group_id, RatedGame.Source.ONLINE.value, game_id, _online_outcome(result))
+    if deals:
+        _write_online_facts(result, deals)
     return result
+
+
+def _online_key(person: dict, seat: int) -> str:
+    if person.get("user_id"):
+        return f"user:{person['user_id']}"
+    return f"bot:{(person.get('name') or str(seat)).strip().casefold()}"
+
+
+def _write_online_facts(result: OnlineResult, deals: Sequence[DealScore]) -> None:
+    """Add the statistics rows of the online game's deals not recorded yet (one query when none is new)."""
+    source = RatedGame.Source.ONLINE.value
+    known = set(
+        DealFact.objects.filter(source=source, source_id=result.game_id).values_list("number", flat=True)
+    )
+    people = {person.get("seat"): person for person in result.players}
+    keys = {seat: _online_key(people.get(seat, {}), seat) for seat in people}
+    practice = any(key.startswith("bot:") for key in keys.values())
+    family = get_variant(result.rule_set).family
+    now = timezone.now()
+    rows, number = [], 0
+    for score in deals:
+        if score.void:
+            continue
+        number += 1
+        if number in known:
+            continue
+        for fact in stats.seat_facts(result.rule_set, score):
+            rows.append(
+                DealFact(
+                    group_id=result.group_id,
+                    source=source,
+                    source_id=result.game_id,
+                    family=family,
+                    rule_set=result.rule_set,
+                    number=number,
+                    seat=fact.seat,
+                    player_key=keys.get(fact.seat, f"bot:{fact.seat}"),
+                    went_out=fact.went_out,
+                    won=fact.won,
+                    finish=fact.finish,
+                    opened=fact.opened,
+                    points=fact.points,
+                    practice=practice,
+                    played_at=now,
+                )
+            )
+    DealFact.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+# --- The shareable result card -------------------------------------------------------------------------
+#
+# A finished game's result as a public page, reached only by a signed link (the link names the game and
+# carries a signature no one can make without the site's secret key): the players' names, the totals,
+# the winner, the rule set and the date. Nothing else: no group, no cards, no ids of people.
+
+RESULT_CARD_SALT = "scoring.result-card"
+
+
+@dataclass
+class ResultCard:
+    rule_set: str
+    finished_at: object
+    deals: int
+    lower_is_better: bool
+    rows: list[tuple[int, str, int]]  # (rank, the side's names, total), best first
+    winners: list[str]
+    title: str = ""
+
+
+def result_card_token(*, sheet: Sheet | None = None, game_id: int | None = None) -> str:
+    """The signed part of a result card's link: for a sheet, or for an online game (by its id)."""
+    from django.core import signing
+
+    value = {"s": sheet.pk} if sheet is not None else {"o": int(game_id)}
+    return signing.Signer(salt=RESULT_CARD_SALT).sign_object(value, compress=False)
+
+
+def result_card(token: str) -> ResultCard | None:
+    """The result card a signed link stands for; None for a link not signed by the site, or a game that
+    is not finished (or no longer exists)."""
+    from django.core import signing
+
+    try:
+        value = signing.Signer(salt=RESULT_CARD_SALT).unsign_object(token[:200])
+    except (signing.BadSignature, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("s"), int):
+        sheet = Sheet.objects.filter(pk=value["s"], finished=True).first()
+        if sheet is None:
+            return None
+        state = sheet_state(sheet)
+        if not state.status or not state.status.finished:
+            return None
+        names, totals = state.side_names, list(state.status.totals)
+        winners = state.winner_names
+        card = ResultCard(
+            sheet.rule_set,
+            sheet.finished_at,
+            state.status.scoring_deals_played,
+            state.status.lower_is_better,
+            [],
+            winners,
+            sheet.title,
+        )
+    elif isinstance(value.get("o"), int):
+        result = OnlineResult.objects.filter(game_id=value["o"], finished=True).first()
+        if result is None:
+            return None
+        people = {person.get("seat"): person.get("name") or "" for person in result.players}
+        names = [" & ".join(people.get(seat, "") for seat in side) for side in result.sides]
+        totals = list(result.totals)
+        winners = [
+            name
+            for name, side in zip(names, result.sides, strict=False)
+            if set(side) & set(result.winner_seats)
+        ]
+        card = ResultCard(
+            result.rule_set, result.finished_at, result.deals, result.lower_is_better, [], winners
+        )
+    else:
+        return None
+    ranks = _ranks(totals, card.lower_is_better)
+    card.rows = sorted(zip(ranks, names, totals, strict=False), key=lambda row: (row[0], row[1].casefold()))
+    return card
+
+
+@transaction.atomic
+def rebuild_statistics(group_id: int) -> int:
+    """Write the statistics rows of a group's history again: every counted sheet's per-deal rows and
+    (through the full recompute) every finished game's per-player rows. For a history from before the
+    statistics existed; idempotent. Online games' per-deal rows come from games (each game reports
+    again: ``manage.py rebuild_statistics``). Returns the number of sheets rewritten."""
+    sheets = Sheet.objects.filter(group_id=group_id).prefetch_related(
+        Prefetch("players", SheetPlayer.objects.select_related("user").order_by("seat"), to_attr="seated"),
+        Prefetch("deals", Deal.objects.filter(deleted_at__isnull=True).order_by("position"), to_attr="live"),
+    )
+    count = 0
+    for sheet in sheets:
+        _write_sheet_facts(sheet, _compute(sheet, sheet.seated, sheet.live))
+        count += 1
+    recompute_ratings(group_id)
+    return count

@@ -13,6 +13,7 @@ urlpatterns = [
     path(G, views.sheet_list, name="sheet_list"),
     path(G + "new/", views.sheet_new, name="sheet_new"),
     path(G + "standings/", views.standings, name="standings"),
+    path(G + "player/", views.player, name="player"),
     path(G + "new/<slug:rule_set>/", views.sheet_create, name="sheet_create"),
     path(G + "link-guest/", views.link_guest, name="link_guest"),
     path(G + "export.<str:fmt>", views.group_export, name="group_export"),
@@ -27,4 +28,6 @@ urlpatterns = [
     path(S + "count/", views.count_cards, name="count_cards"),
     path(S + "opening/", views.opening_check, name="opening_check"),
     path(S + "export.<str:fmt>", views.sheet_export, name="sheet_export"),
+    path("results/<str:token>/", views.result_card, name="result_card"),
+    path("results/<str:token>/card.png", views.result_card_image, name="result_card_image"),
 ]

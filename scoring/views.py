@@ -9,16 +9,20 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language_bidi, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine.picker import PICKER_RANKS, picker_faces
 from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
 from handsite.access import group_view
-from scoring import charts, exports, services
+from handsite.inputs import small_int
+from scoring import charts, exports, services, stats
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
 from scoring.models import Deal, Sheet
 
@@ -101,6 +105,32 @@ def standings(request, group, membership):
         ],
     }
     return render(request, "scoring/standings.html", context)
+
+
+@group_view
+@require_GET
+def player(request, group, membership):
+    """One player's statistics in the group (``?key=user:3`` or ``guest:<name>``, ``family``): rating
+    over time, going out, Hand finishes, penalties, best and worst deal, streaks, head-to-head."""
+    key = (request.GET.get("key") or "")[:80]
+    family = request.GET.get("family", "hand")
+    family = family if family in FAMILIES else "hand"
+    name = services.player_name(group, key)
+    if name is None:
+        raise Http404
+    figures = stats.player_stats(group, family, key)
+    context = {
+        "group": group,
+        "membership": membership,
+        "key": key,
+        "name": name,
+        "family": family,
+        "families": FAMILIES.items(),
+        "stats": figures,
+        "rating_chart": charts.rating_over_time(name, figures.rating_history),
+        "updating": services.ratings_updating(group),
+    }
+    return render(request, "scoring/player.html", context)
 
 
 @group_view
@@ -245,6 +275,11 @@ def _change_view(change):
 def sheet_detail(request, group, membership, sheet_id):
     sheet = _sheet(group, sheet_id)
     url = request.build_absolute_uri(sheet.get_absolute_url())
+    card_url = None
+    if sheet.finished:
+        card_url = request.build_absolute_uri(
+            reverse("scoring:result_card", args=[services.result_card_token(sheet=sheet)])
+        )
     context = _sheet_context(
         request,
         group,
@@ -253,8 +288,80 @@ def sheet_detail(request, group, membership, sheet_id):
         share_url=url,
         qr=mark_safe(_qr_svg(url)),
         deleted_deal=_deleted_deal(request, sheet),
+        card_url=card_url,
     )
     return render(request, "scoring/sheet.html", context)
+
+
+def _card_words(card) -> tuple[str, str, str]:
+    """The card's rule-set name, title and one-line description (translated)."""
+    variant = _(VARIANTS[card.rule_set].name)
+    if len(card.winners) == 1:
+        title = _("%(name)s won a game of %(game)s") % {"name": card.winners[0], "game": variant}
+    else:
+        title = _("A shared win in %(game)s: %(names)s") % {
+            "game": variant,
+            "names": " · ".join(card.winners),
+        }
+    description = " · ".join(f"{name} {total}" for _rank, name, total in card.rows)
+    return variant, title, description
+
+
+@require_GET
+def result_card(request, token):
+    """A finished game's result card, public to whoever has the signed link (made for the group's chat):
+    names, totals, the winner; Open Graph tags (and a picture) for the link preview. 404 for any other
+    link."""
+    card = services.result_card(token)
+    if card is None:
+        raise Http404
+    variant, title, description = _card_words(card)
+    context = {
+        "card": card,
+        "variant_name": variant,
+        "og_title": title,
+        "og_description": description,
+        "og_image": request.build_absolute_uri(reverse("scoring:result_card_image", args=[token])),
+    }
+    response = render(request, "scoring/result_card.html", context)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+CARD_IMAGE_ROWS = 6
+"""The most rows the card's picture shows (the page shows them all)."""
+
+
+@require_GET
+def result_card_image(request, token):
+    """The result card as a 1200×630 PNG for chat previews: an SVG drawn by a template, rendered by
+    resvg (cached by its content, so a card is drawn once)."""
+    card = services.result_card(token)
+    if card is None:
+        raise Http404
+    variant, title, _description = _card_words(card)
+    rows = [
+        {"rank": rank, "name": name, "total": total, "y": 175 + index * 70, "text_y": 218 + index * 70}
+        for index, (rank, name, total) in enumerate(card.rows[:CARD_IMAGE_ROWS])
+    ]
+    footer = ngettext("%(count)s deal played", "%(count)s deals played", card.deals) % {"count": card.deals}
+    if card.finished_at:
+        footer += " · " + date_format(timezone.localtime(card.finished_at), "DATE_FORMAT")
+    svg = render_to_string(
+        "scoring/result_card.svg",
+        {
+            "card": card,
+            "variant_name": variant,
+            "title": title,
+            "rows": rows,
+            "footer": footer,
+            "rtl": get_language_bidi(),
+        },
+    )
+    response = HttpResponse(charts.svg_to_png(svg), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @group_view
@@ -431,10 +538,10 @@ def deal_edit(request, group, membership, sheet_id, deal_id):
 
 def _deleted_deal(request, sheet):
     """The deal just deleted (``?deleted=<id>`` after a delete), for its "Undo" button."""
-    value = request.GET.get("deleted", "")
-    if not (value.isascii() and value.isdigit() and len(value) <= 12):
+    deal_id = small_int(request.GET.get("deleted", ""), digits=12)
+    if deal_id is None:
         return None
-    return Deal.objects.filter(pk=int(value), sheet=sheet, deleted_at__isnull=False).first()
+    return Deal.objects.filter(pk=deal_id, sheet=sheet, deleted_at__isnull=False).first()
 
 
 @group_view

@@ -181,6 +181,7 @@ def site(group, owner, member, outsider, admin):
         "fmt": ["csv"],
         "uidb36": ["1"],
         "key": ["x"],
+        "answer": ["accept", "decline"],
     }
     urls = []
     for name, params in _routes():

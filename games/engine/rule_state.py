@@ -198,6 +198,6 @@ def foot_rule_state(view: dict[str, Any]) -> list[RuleLine]:
         lines.append((TEMPLATES["foot_pile_short"], {"count": pile["count"], "size": PILE_MINIMUM}))
     elif not pile["takeable"]:
         lines.append((TEMPLATES["foot_pile_blocked"], {}))
-    if not variant.teams and not opened:
+    elif not variant.teams and not opened:  # the pile could be taken: the take must reach the minimum
         lines.append((TEMPLATES["foot_pile_opening"], {"minimum": view["opening_minimum"]}))
     return lines

@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scoring.models import Sheet
-
 register = template.Library()
-
-
-@register.simple_tag
-def group_sheets(group, limit=6):
-    """The group's latest sheets, for the group page's "Score sheets" section."""
-    return list(
-        Sheet.objects.filter(group=group).select_related("group").prefetch_related("players__user")[:limit]
-    )
 
 
 @register.filter
@@ -34,3 +24,8 @@ def signed(number) -> str:
     """A change with its sign, as players read it: ``+18``, ``−7`` (a true minus sign), ``0``."""
     number = int(number or 0)
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+
+
+@register.filter
+def negate(number) -> int:
+    return -int(number or 0)

@@ -4,6 +4,7 @@ nothing overflows sideways; screenshots land in test-artifacts/ for a look."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from scoring import services
 from tests.scoring.conftest import hand, make_sheet
@@ -24,7 +25,14 @@ def _history(group, owner, member):
 
 @pytest.mark.parametrize(
     ("width", "scheme", "language"),
-    [(360, "light", "en"), (360, "dark", "ar"), (1280, "dark", "en"), (1280, "light", "ar")],
+    [
+        (360, "light", "en"),
+        (360, "dark", "ar"),
+        (360, "dark", "en"),
+        (360, "light", "ar"),
+        (1280, "dark", "en"),
+        (1280, "light", "ar"),
+    ],
 )
 def test_the_history_pages_fit_in_every_width_scheme_and_direction(
     browser, live_server, screenshot, group, owner, member, width, scheme, language
@@ -52,11 +60,16 @@ def test_the_history_pages_fit_in_every_width_scheme_and_direction(
             ("sheets", f"/groups/{group.slug}/sheets/"),
             ("sheet", done.get_absolute_url()),
             ("deal", f"/groups/{group.slug}/sheets/{live.pk}/deals/new/"),
+            ("player", f"/groups/{group.slug}/sheets/player/?key=user:{owner.pk}"),
+            ("card", reverse("scoring:result_card", args=[services.result_card_token(sheet=done)])),
         ):
             page.goto(url)
             assert page.evaluate("document.documentElement.dir") == ("rtl" if language == "ar" else "ltr")
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             screenshot(page, f"history-{name}-{width}-{scheme}-{language}")
             assert overflow <= 0, f"{name} overflows by {overflow}px at {width}px"
+            if name == "standings":  # the leaderboard fits: no sideways scrolling inside its box either
+                table = page.locator(".table-scroll").evaluate("box => box.scrollWidth - box.clientWidth")
+                assert table <= 0, f"the leaderboard scrolls by {table}px at {width}px"
     finally:
         context.close()

@@ -60,3 +60,42 @@ def test_an_error_names_the_player_next_to_their_field(new_phone, log_in, screen
     expect(phone.locator("#player-1")).to_contain_text("Say what Mona Member still holds")
     screenshot(phone, "quick-entry-error-390")
     assert not Deal.objects.exists()
+
+
+@pytest.mark.parametrize("rule_set", ["hand-and-foot", "hand-and-foot-teams"])
+def test_a_hand_and_foot_deal_is_taps_plus_numbers_on_the_number_keypad(
+    new_phone, log_in, screenshot, group, owner, member, rule_set
+):
+    from playwright.sync_api import expect
+
+    players = [owner, member] if rule_set == "hand-and-foot" else [owner, member, "Gina", "Hadi"]
+    sheet = make_sheet(group, owner, rule_set, players)
+    phone = new_phone()
+    log_in(phone, owner)
+    phone.goto(f"/groups/{group.slug}/sheets/{sheet.pk}/deals/new/")
+    numbers = phone.locator("#deal-form input[type=number]:visible")
+    for index in range(numbers.count()):  # every number opens the phone's number keypad, in a big box
+        box = numbers.nth(index)
+        assert box.get_attribute("inputmode") == "numeric"
+        assert box.bounding_box()["height"] >= 44
+    taps = 0
+    phone.locator("label.tile", has=phone.locator("#went-out-0")).click()  # side 0 went out
+    taps += 1
+    expect(phone.locator("#side-0 .held-row")).to_be_hidden()  # nothing left to say for them
+    for name, value in (("red_books_0", "1"), ("black_books_0", "1"), ("melded_points_0", "200")):
+        phone.fill(f"#id_{name}", value)
+    phone.fill("#id_melded_points_1", "30")
+    other = [1] if rule_set == "hand-and-foot" else [1, 3]
+    for seat in other:
+        phone.fill(f"#id_held_points_{seat}", "25")
+    height = phone.evaluate("document.getElementById('deal-form').getBoundingClientRect().height")
+    screenshot(phone, f"quick-entry-{rule_set}-390")
+    assert height <= 1.5 * 844, f"the form is {height}px tall"
+    phone.get_by_role("button", name="Save the deal").click()
+    taps += 1
+    expect(phone.get_by_test_id("deals")).to_be_visible()
+    assert taps == 2
+    deal = Deal.objects.get()
+    assert deal.facts["sides"][0]["went_out"] is True
+    assert deal.facts["sides"][0]["melded_points"] == 200
+    assert deal.facts["sides"][1]["held"] == [25] * len(other)

@@ -11,6 +11,7 @@ import pytest
 from games import services
 from games.chat import ChatRequest
 from games.models import Game
+from handsite.models import Notification
 from tests.factories import MembershipFactory, PlayerGroupFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,6 +64,15 @@ def _no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
+def _viewport_shot(page, name):
+    from tests.browser.conftest import ARTIFACTS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
 def _shot(page, name, screenshot):
     path = screenshot(page, name)
     if NOTES.parent.exists():
@@ -79,6 +89,13 @@ def test_a_message_written_on_a_phone_reaches_the_other_page_with_the_poll_and_k
 
     phone.locator("#panel-chat > summary").click()
     phone.fill("#chat-text", "<b>Yalla</b> https://example.com — let's go")
+    # Typing at the foot of the screen, the docked hand does not cover the line.
+    assert phone.evaluate(
+        """() => { const box = document.getElementById("chat-text");
+        box.scrollIntoView({block: "end"}); box.focus({preventScroll: true});
+        const r = box.getBoundingClientRect();
+        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === box; }"""
+    )
     phone.press("#chat-text", "Enter")
     phone.locator("#chat-log .chat-mine .chat-text").filter(has_text="<b>Yalla</b>").wait_for()
     assert phone.input_value("#chat-text") == ""
@@ -89,6 +106,30 @@ def test_a_message_written_on_a_phone_reaches_the_other_page_with_the_poll_and_k
     assert desk.input_value("#chat-text") == "half a thought"  # the poll's refresh kept the draft
     assert desk.evaluate("document.activeElement && document.activeElement.id") == "chat-text"
     _no_sideways_scroll(desk)
+    # The panel is open: the message is seen, so it is not unread any more (the header follows).
+    unread = Notification.objects.filter(user=talk["badr"], kind="chat", read_at__isnull=True)
+    for _ in range(50):
+        if not unread.exists():
+            break
+        desk.wait_for_timeout(200)
+    assert not unread.exists()
+
+
+def test_a_closed_chat_panel_on_a_phone_shows_a_dot_when_a_message_arrives(talk):
+    phone = talk["open"](talk["badr"], 360)
+    phone.locator("#panel-chat").wait_for()
+    assert not phone.locator("#panel-chat").evaluate("element => element.open")
+    talk["say"](talk["amira"], "Your turn, Badr")
+    phone.locator("#panel-chat.chat-new").wait_for(timeout=15000)
+    assert Notification.objects.filter(user=talk["badr"], kind="chat", read_at__isnull=True).count() == 1
+    phone.locator("#panel-chat > summary").click()
+    phone.locator("#panel-chat:not(.chat-new)").wait_for()
+    unread = Notification.objects.filter(user=talk["badr"], kind="chat", read_at__isnull=True)
+    for _ in range(50):
+        if not unread.exists():
+            break
+        phone.wait_for_timeout(200)
+    assert not unread.exists()
 
 
 @pytest.mark.parametrize("width", [360, 1280])
@@ -106,5 +147,20 @@ def test_the_chat_panel_looks_right(talk, screenshot, width, language, dark):
     page.locator("#chat-log .chat-message").nth(3).wait_for()
     assert page.locator("#chat-log .chat-text[dir=auto]").count() == 4
     _no_sideways_scroll(page)
-    panel.scroll_into_view_if_needed()
-    _shot(page, f"chat-{width}-{language}-{'dark' if dark else 'light'}", screenshot)
+    name = f"chat-{width}-{language}-{'dark' if dark else 'light'}"
+    _shot(page, name, screenshot)
+    page.locator("#chat-text").scroll_into_view_if_needed()
+    _shot(page, name + "-viewport", _viewport_shot)
+
+
+@pytest.mark.parametrize(("width", "language", "dark"), [(360, "ar", False), (1280, "en", True)])
+def test_the_replay_shows_the_table_talk_of_the_moment(talk, screenshot, width, language, dark):
+    talk["say"](talk["amira"], "Good game!")
+    talk["say"](talk["badr"], "شكرًا، لعبة حلوة")
+    Game.objects.filter(pk=talk["game"].pk).update(status="finished")
+    page = talk["open"](talk["amira"], width, language=language, dark=dark)
+    page.goto(talk["game"].get_absolute_url() + "replay/?step=0")
+    page.locator("#replay-chat .chat-text").nth(1).wait_for()
+    assert page.locator("#replay-chat .chat-text[dir=auto]").count() == 2
+    _no_sideways_scroll(page)
+    _shot(page, f"replay-{width}-{language}-{'dark' if dark else 'light'}", screenshot)

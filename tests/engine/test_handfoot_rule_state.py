@@ -30,11 +30,12 @@ def test_a_player_who_has_not_opened_reads_the_minimum_the_books_and_the_pile_ru
         "foot_out_solo",
         "foot_need_both_you",
         "foot_pile_solo",
-        "foot_pile_short",
-        "foot_pile_opening",
+        "foot_pile_short",  # the pile cannot be taken yet: no word of what taking it would need
     ]
     assert params(game, 0, "foot_opening_you") == {"number": 1, "deals": 4, "minimum": 50}
     assert params(game, 0, "foot_pile_short") == {"count": 0, "size": 6}
+    game = foot_rig(SOLO, 2, ("9S 9D", "8S"), discard="4S 5S 6S 7S 8S 9H")
+    assert kinds(game, 0)[-1] == "foot_pile_opening"  # takeable: before opening, the take must reach 50
     assert params(game, 0, "foot_pile_opening") == {"minimum": 50}
     sentence = TEMPLATES["foot_opening_you"].format(**params(game, 0, "foot_opening_you"))
     assert sentence == "Deal 1 of 4: an opening needs 50. You have not opened yet."

@@ -192,3 +192,16 @@ def test_the_rule_state_of_the_team_rules_speaks_of_the_team(client, owner, memb
     assert "Your team has not opened: you cannot take the pile yet." in text
     # the viewer's own side says it once, in the rule state
     assert text_of(html).count("To go out your team needs a red book and a black book.") == 1
+
+
+def test_the_seats_of_a_partnership_hand_are_tagged_with_their_team(client, owner, member, start_game):
+    game = start_game([owner, "bot", member, "bot"], variant="classic", options={"teams": True}, seed=7)
+    services.accept_seat(game_id=game.pk, user=member)
+    client.force_login(owner)
+    html = client.get(Game.objects.get(pk=game.pk).get_absolute_url()).content.decode()
+    seat_list = html[html.index('id="seat-list"') : html.index('id="centre"')]
+    tags = re.findall(r'class="tag tag-team tag-team-(\d)">([^<]+)<', seat_list)
+    assert tags == [("1", "team 1"), ("2", "team 2"), ("1", "team 1"), ("2", "team 2")]
+    solo = start_game([owner, member], seed=7)
+    services.accept_seat(game_id=solo.pk, user=member)
+    assert "tag-team" not in client.get(Game.objects.get(pk=solo.pk).get_absolute_url()).content.decode()

@@ -14,7 +14,12 @@ from games.models import Game, Move, MoveKind, TimeoutRule
 from games.notifications import topic as game_topic
 from handsite.models import Notification
 from tests.factories import MembershipFactory
-from tests.notifications.conftest import make_game, player_to_move, prefs  # noqa: F401 (fixtures)
+from tests.notifications.conftest import (  # noqa: F401 (fixtures)
+    forget_the_invitations,
+    make_game,
+    player_to_move,
+    prefs,
+)
 
 pytestmark = pytest.mark.django_db
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -224,6 +229,7 @@ def test_one_batch_keeps_each_players_choices(group, prefs):  # noqa: F811
                 seed=300 + number,
             )
             services.accept_seat(game_id=game.pk, user=players[1])
+            forget_the_invitations(game)
             games[name] = game
     planned, _queries = reminder_scan(at)
     assert planned == {

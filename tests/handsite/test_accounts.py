@@ -97,3 +97,39 @@ def test_opening_the_log_out_page_asks_first_and_keeps_the_person_logged_in(clie
     assert response.status_code == 200
     assert 'class="site-header"' in response.text
     assert client.session["_auth_user_id"] == str(member.pk)
+
+
+def test_the_sign_up_form_proposes_the_browsers_zone_and_keeps_the_one_chosen(client):
+    from handsite.models import NotificationPreference
+
+    page = client.get(reverse("account_signup")).content.decode()
+    assert 'name="time_zone"' in page
+    assert "data-browser-zone" in page  # site.js fills it from the Intl API
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "email": "huda@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "time_zone": "Asia/Amman",
+        },
+        HTTP_COOKIE="handsite_tz=Europe/London",  # the form's choice wins over the cookie
+    )
+    assert response.status_code == 302
+    user = User.objects.get(email="huda@example.com")
+    assert NotificationPreference.objects.get(user=user).time_zone == "Asia/Amman"
+
+
+def test_a_zone_that_does_not_exist_is_refused_at_sign_up_with_a_message(client):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "email": "huda@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "time_zone": "Mars/Olympus",
+        },
+    )
+    assert response.status_code == 200
+    assert "Choose a time zone from the list, such as Asia/Amman." in response.content.decode()
+    assert not User.objects.filter(email="huda@example.com").exists()

@@ -57,3 +57,30 @@ def test_members_do_not_see_the_invite_link_or_role_controls(client, owner, memb
     text = client.get(url(group)).text
     assert link.token not in text
     assert 'name="role"' not in text
+
+
+def test_the_invite_link_can_be_shared_on_whatsapp_url_encoded(client, owner, group):
+    from urllib.parse import parse_qs, urlsplit
+
+    group.name = "Hand & <Friends>"
+    group.save(update_fields=["name"])
+    link = services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    client.force_login(owner)
+    page = client.get(url(group)).text
+    share = next(part.split('"')[0] for part in page.split('href="')[1:] if part.startswith("https://wa.me/"))
+    assert share.startswith("https://wa.me/?text=")
+    assert " " not in share
+    assert "<" not in share
+    assert "&amp;" not in share.split("?", 1)[1]
+    text = parse_qs(urlsplit(share).query)["text"][0]
+    assert "“Hand & <Friends>”" in text
+    assert text.endswith("\nhttp://testserver" + link.get_absolute_url())
+
+
+def test_the_invite_link_reads_left_to_right_and_names_are_isolated(client, owner, group):
+    services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    client.force_login(owner)
+    page = client.get(url(group)).text
+    assert '<input id="invite-url" type="text" readonly dir="ltr"' in page
+    assert '<h1><bdi dir="auto">Thursday Hand</bdi></h1>' in page
+    assert '<bdi dir="auto">Olivia Owner</bdi>' in page

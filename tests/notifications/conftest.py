@@ -1,30 +1,45 @@
 """Games of the fixed cast for notification tests (owner vs member, classic, a day per move)."""
 
 import pytest
+from django.db import transaction
 
 from games import engine, services
+from games import notifications as game_notifications
 from games.models import Game, TimeoutRule
 from handsite import services as site_services
+from handsite.models import Notification
 
 
 @pytest.fixture
 def make_game(owner, member):
     def make(seats=None, move_hours=24, timeout_rule=TimeoutRule.AUTO_MOVE, seed=1234):
-        game = services.create_game(
-            group=owner.memberships.first().group,
-            created_by=owner,
-            variant="classic",
-            options=None,
-            seats=seats or [owner, member],
-            move_hours=move_hours,
-            timeout_rule=timeout_rule,
-            seed=seed,
-        )
-        if member in (seats or [owner, member]):
-            services.accept_seat(game_id=game.pk, user=member)
+        with transaction.atomic():
+            game = services.create_game(
+                group=owner.memberships.first().group,
+                created_by=owner,
+                variant="classic",
+                options=None,
+                seats=seats or [owner, member],
+                move_hours=move_hours,
+                timeout_rule=timeout_rule,
+                seed=seed,
+            )
+            if member in (seats or [owner, member]):
+                services.accept_seat(game_id=game.pk, user=member)
+            forget_the_invitations(game)
         return Game.objects.get(pk=game.pk)
 
     return make
+
+
+def forget_the_invitations(game):
+    """These games are about turns: the invitation and its answer (told, e-mailed and tested in
+    tests/games/test_invitation_*.py) would only be noise in their counts of rows and e-mails. Called
+    in the game's creating transaction, so no sending task finds them."""
+    Notification.objects.filter(
+        topic=game_notifications.topic(game.pk),
+        kind__in=[game_notifications.INVITED, game_notifications.INVITATION_NEWS],
+    ).delete()
 
 
 @pytest.fixture

@@ -121,3 +121,13 @@ def test_a_forged_unsubscribe_link_is_refused(client, member):
     token = notifications.unsubscribe_token(member)
     assert client.post(reverse("notifications_unsubscribe", args=[token[:-2] + "xx"])).status_code == 404
     assert not site_services.preference_for(member).emails_off
+
+
+def test_the_settings_page_explains_how_turn_emails_respect_players(client, member, settings):
+    settings.HANDSITE_NOTIFY_GRACE_MINUTES = 10
+    client.force_login(member)
+    page = client.get(reverse("notification_settings")).content.decode()
+    assert "Sent at once when the turn reaches you." not in page
+    assert "None while you have the game open: the turn shows on the page." in page
+    assert "one e-mail goes 10 minutes later, and no other for that game until you open it" in page
+    assert "Warnings that your time is running out, or ran out, still come." in page

@@ -1,6 +1,8 @@
 """Background scoring: ratings recomputed from the raw facts when an online game ends or a sheet
 changes (scoring/tasks.py, games/results.py)."""
 
+import re
+
 import pytest
 
 from games import engine, services
@@ -129,7 +131,8 @@ def test_the_standings_page_shows_the_ratings_in_order_with_games_played(
     assert "A rating estimates a player's skill" in page
     table = page.split('data-testid="leaderboard"')[1].split("</table>")[0]
     rows = [row.split("</tr>")[0] for row in table.split("<tr data-key=")[1:]]
-    names = [row.split('<th scope="row">')[1].split("<")[0].strip() for row in rows]
+    cells = [row.split('<th scope="row">')[1].split("</th>")[0] for row in rows]
+    names = [re.sub(r"<[^>]+>", "", cell).split("(")[0].strip() for cell in cells]
     # Gina and Olivia lost the same way: equal ratings, by name; everyone is provisional (2 games).
     assert names == ["Mona Member", "Gina", "Olivia Owner"]
     assert all("provisional" in row for row in rows)
@@ -137,5 +140,5 @@ def test_the_standings_page_shows_the_ratings_in_order_with_games_played(
     assert mona.rating > 1500
     assert f"<bdi>{mona.rating}</bdi>" in rows[0]
     assert f'data-testid="last-change">+{mona.last_change}</bdi>' in rows[0]
-    assert '<td class="num">2</td>\n              <td class="num">2</td>' in rows[0]
-    assert '<td class="num">2</td>\n              <td class="num">0</td>' in rows[2]
+    assert '<td class="num col-games">2</td>\n              <td class="num col-wins">2</td>' in rows[0]
+    assert '<td class="num col-games">2</td>\n              <td class="num col-wins">0</td>' in rows[2]

@@ -53,3 +53,20 @@ def test_the_standings_page_draws_the_wins_per_player(client, group, owner, memb
     svg = page.split('data-testid="bar-chart"')[1].split("</svg>")[0]
     assert len(re.findall(r'<path class="chart-bar', svg)) == 3  # one per player
     assert "Mona Member 1 win; Gina 0 wins; Olivia Owner 0 wins" in svg
+
+
+def test_the_rating_over_time_is_one_path_from_1500_on_its_own_range_with_its_text_alternative():
+    import datetime as dt
+
+    when = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
+    chart = charts.rating_over_time("Olivia Owner", [(when, 1530), (when, 1510), (when, 1562)])
+    assert [s.values for s in chart.series] == [[1500, 1530, 1510, 1562]]
+    assert chart.series[0].path.count("L") == 3
+    assert chart.zero_y is None  # no zero line: the range is the ratings' own (1500 to 1562)
+    ys = [float(point.split()[1]) for point in chart.series[0].path[1:].split(" L")]
+    assert min(ys) == charts.PAD
+    assert max(ys) == charts.HEIGHT - charts.PAD
+    assert chart.summary == "Rating after 3 games: 1562 (lowest 1500, highest 1562)."
+    assert chart.axis == "Game"
+    assert chart.rows[-1] == ["3", 1562]
+    assert charts.rating_over_time("Olivia Owner", []) is None

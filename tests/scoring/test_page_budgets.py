@@ -43,6 +43,10 @@ def _costs(client, group):
         ("standings", reverse("scoring:standings", args=[group.slug])),
         ("sheets", reverse("scoring:sheet_list", args=[group.slug])),
         ("sheets page 2", reverse("scoring:sheet_list", args=[group.slug]) + "?page=2"),
+        (
+            "player",
+            reverse("scoring:player", args=[group.slug]) + f"?key=user:{group.memberships.first().user_id}",
+        ),
     ):
         with CaptureQueriesContext(connection) as captured:
             assert client.get(url).status_code == 200
@@ -64,6 +68,7 @@ def test_pages_stay_within_fifteen_queries_whatever_the_history(
         reverse("group_detail", args=[group.slug]),
         reverse("scoring:standings", args=[group.slug]),
         reverse("scoring:sheet_list", args=[group.slug]),
+        reverse("scoring:player", args=[group.slug]) + f"?key=user:{member.pk}",
     ):
         with django_assert_max_num_queries(15):
             client.get(url)

@@ -80,7 +80,12 @@
     }
     draft = null;
     if (atEnd || sent) toEnd();
-    markSeen();
+  });
+
+  // After htmx has settled the new elements' classes (it copies the old ones, then the new ones).
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const target = event.detail.target;
+    if (target && (target.id === "game" || target.id === "chat")) markSeen();
   });
 
   document.addEventListener(

@@ -1,21 +1,24 @@
-"""Template tags for the games sections of the group page and the home page."""
+"""The games' sections of handsite's pages (registered in ``GamesConfig.ready``, see handsite.sections):
+the group page's "Games" and the home page's "My games". A few queries each, however many games: the
+games' state and staged melds (the large columns) are never loaded to list them."""
 
 from __future__ import annotations
 
-from django import template
 from django.db.models import Case, F, IntegerField, Value, When
 
-from games.models import Game, GameStatus, Seat
+from games.models import GameStatus, Seat
 
-register = template.Library()
+LARGE = ("state", "staged")
+"""Game columns a list never needs."""
 
 
-@register.simple_tag
-def group_games(group, user):
-    """The group's games: waiting and active first (newest first), then the last finished ones."""
+def group_section(request, group, membership) -> dict:
+    """The group's games: active and waiting first (newest first), then the last finished ones; 3 queries
+    (games, seats, their people)."""
+    user = request.user
     games = list(
-        Game.objects.filter(group=group)
-        .exclude(status=GameStatus.CANCELLED)
+        group.games.exclude(status=GameStatus.CANCELLED)  # through the group: game.group needs no query
+        .defer(*LARGE)
         .annotate(
             rank=Case(
                 When(status=GameStatus.ACTIVE, then=Value(0)),
@@ -36,16 +39,16 @@ def group_games(group, user):
             and game.is_active
             and game.turn_seat == game.my_seat.number
         )
-    return games
+    return {"games": games}
 
 
-@register.simple_tag
-def my_games(user):
-    """The user's waiting and active games: where it is their turn first (soonest deadline first), then
-    invitations, then the rest."""
+def home_section(request) -> dict:
+    """The person's waiting and active games: where it is their turn first (soonest deadline first), then
+    invitations, then the rest; 1 query."""
     seats = list(
-        Seat.objects.filter(user=user, game__status__in=[GameStatus.ACTIVE, GameStatus.WAITING])
+        Seat.objects.filter(user=request.user, game__status__in=[GameStatus.ACTIVE, GameStatus.WAITING])
         .select_related("game", "game__group")
+        .defer(*(f"game__{column}" for column in LARGE))
         .annotate(
             rank=Case(
                 When(game__status=GameStatus.ACTIVE, game__turn_seat=F("number"), bot=False, then=Value(0)),
@@ -58,4 +61,4 @@ def my_games(user):
     )
     for seat in seats:
         seat.your_turn = seat.rank == 0
-    return seats
+    return {"seats": seats}
