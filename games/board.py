@@ -11,18 +11,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine, moves
+from games.engine import actions as engine_actions
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
+from games.engine.meldspec import MeldSpec
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
-RANK_ORDER = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 20}
-
-
-def split_face(face: str) -> tuple[str, str]:
-    if face == "JK":
-        return "JK", ""
-    return face[:-1], face[-1]
+SUIT_SYMBOLS = moves.SUIT_SYMBOLS
+SUIT_ORDER = moves.SUIT_ORDER
+RANK_ORDER = moves.RANK_ORDER
+split_face = moves.split_face
 
 
 def card_html(card: dict, *, plays_as: str = "") -> SafeString:
@@ -64,12 +61,7 @@ def sorted_cards(cards, *, keep_order: bool = False) -> list[dict]:
     return shown if keep_order else sorted(shown, key=lambda c: sort_key(c, "suit"))
 
 
-def sort_key(card: dict, sort: str):
-    rank, suit = split_face(card["face"])
-    rank_number = RANK_ORDER.get(rank) or int(rank)
-    if sort == "rank":
-        return (rank_number, SUIT_ORDER[suit], card["id"])
-    return (SUIT_ORDER[suit], rank_number, card["id"])
+sort_key = moves.sort_key
 
 
 LOG_LINES = 30
@@ -118,16 +110,23 @@ def _describe(event: dict, names: dict[int, str]) -> SafeString:
     return format_html(_(template), **shown)
 
 
-def _meld_item(meld: dict, layoff_ids: set[int], fresh: set[int]) -> dict:
+def _meld_item(meld: dict, layoff_ids: set[int], fresh: set[int], wild_ids=frozenset(), hints=None) -> dict:
+    """One table meld for the page. ``hints``: the meld ids the engine's suggestions name (``lay_off``,
+    ``exchange``, ``take``) so their buttons are marked, never the only ones shown."""
     cards = []
     for card, face in zip(meld["cards"], meld["plays_as"], strict=True):
         shown = face_text(tuple(face))
         cards.append(card_html(card, plays_as=shown if shown != card["face"] else ""))
+    hints = hints or {}
     return {
         "id": meld["id"],
         "kind": meld["kind"],
+        "owner": meld["owner"],
         "cards": cards,
         "can_lay_off": meld["id"] in layoff_ids,
+        "has_wild": any(card["id"] in wild_ids for card in meld["cards"]),
+        "can_exchange": meld["id"] in hints.get("exchange", ()),
+        "can_take": meld["id"] in hints.get("take", ()),
         "fresh": any(card["id"] in fresh for card in meld["cards"]),
     }
 
@@ -141,13 +140,16 @@ def build(
     selected=(),
     set_aside=(),
     fresh=frozenset(),
+    own=(),
 ) -> dict:
     """The template context of the board for ``viewer`` (a seat number, or None for a watcher).
     ``set_aside``: ids of the viewer's cards in staged melds (shown there, not in the hand);
-    ``fresh``: ids of cards put on the table since the viewer's last move (highlighted). Describes
+    ``fresh``: ids of cards put on the table since the viewer's last move (highlighted); ``own``: the
+    viewer's own order of their hand (``sort`` "own", or no sort asked: see moves.effective_sort). Describes
     only what it shows: the last :data:`LOG_LINES` lines of the deal's log."""
     picture = engine.view(state, viewer)
     if picture.get("family") == "hand-and-foot":
+        sort = sort if sort in ("suit", "rank") else "suit"
         return build_foot(state, seats, picture, viewer=viewer, sort=sort, selected=selected, fresh=fresh)
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
@@ -158,7 +160,9 @@ def build(
     selected = {int(x) for x in selected}
     hand = []
     set_aside = set(set_aside)
-    for card in sorted(picture["hand"] or [], key=lambda c: sort_key(c, sort)):
+    own = list(own)
+    sort = moves.effective_sort(sort, own)
+    for card in moves.ordered_hand(picture["hand"] or [], sort, own):
         if card["id"] in set_aside:
             continue
         hand.append({"id": card["id"], "html": card_html(card), "selected": card["id"] in selected})
@@ -175,10 +179,17 @@ def build(
                 "is_you": viewer == number,
             }
         )
+    wilds = engine_actions.wilds_of(state)
+    wild_ids = {card.id for tm in state.deal.melds for card in tm.meld.cards if wilds.is_wild(card)}
+    offered = moves.offers(legal)
+    hints = {
+        "exchange": {a["meld"] for a in offered if a["type"] == "exchange"},
+        "take": {a["lay_off"]["meld"] for a in offered if a["type"] == "take_discard" and a.get("lay_off")},
+    }
     groups: dict = {}
     for meld in picture["melds"]:
         key = meld["team"] if picture["teams"] else meld["owner"]
-        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids, fresh))
+        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids, fresh, wild_ids, hints))
     meld_groups = []
     for key, melds in sorted(groups.items()):
         if picture["teams"]:
@@ -207,6 +218,10 @@ def build(
             log_lines.append(line)
     your_turn = viewer is not None and picture["your_turn"]
     opened = viewer is not None and state.deal.opened[viewer]
+    variant = engine.HAND_VARIANTS[state.variant]
+    draw_phase = your_turn and state.deal.phase == engine.DRAW
+    play_phase = your_turn and state.deal.phase == engine.PLAY
+    has_discard = bool(picture["discard"]["top"])
     deals = [
         {"number": i + 1, "points": points, "void": void}
         for i, (points, void) in enumerate(
@@ -264,11 +279,18 @@ def build(
             "hints": len(takes) + len(exchanges),
             "declare_hand": "declare_hand" in types,
             "redeal": "redeal" in types,
-            "draw_phase": your_turn and state.deal.phase == engine.DRAW,
-            "play_phase": your_turn and state.deal.phase == engine.PLAY,
-            "has_discard": bool(picture["discard"]["top"]),
+            "draw_phase": draw_phase,
+            "play_phase": play_phase,
+            "has_discard": has_discard,
             "announce": your_turn and picture["opening_rule"] == "announcement" and not opened,
-            "lay_off_anywhere": your_turn and state.deal.phase == engine.PLAY and opened,
+            # The moves the selection drives (the engine decides when the button is pressed):
+            "lay_off_anywhere": play_phase and opened,
+            "lay_off_own_only": variant.layoff == "own",
+            "exchange": play_phase and (opened or not variant.exchange_needs_opening),
+            "take_onto": draw_phase and has_discard and opened and variant.discard_take != "new_meld",
+            "takes_declare": any(a.get("declare_hand") for a in offered if a["type"] == "take_discard"),
+            "take_declare": draw_phase and has_discard and variant.scoring == "kuwaiti" and not opened,
+            "declare_any": play_phase and variant.scoring == "kuwaiti" and not opened,
         },
         "log_lines": log_lines,
         "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
@@ -278,6 +300,8 @@ def build(
         "last_deal": last_deal,
         "turn_name": names.get(picture["current"]) if picture["current"] is not None else None,
         "sort": sort,
+        "has_own_order": bool(own),
+        "viewer": viewer,
     }
     if picture["teams"]:
         read_as_teams(context, names, higher_wins=False)
@@ -297,8 +321,7 @@ def _take_label(action: dict, state: engine.GameState) -> SafeString:
         return format_html(_("Take {card} and declare a Hand"), card=top_html)
     parts = []
     for spec in action.get("melds") or []:
-        ids = spec["cards"] if isinstance(spec, dict) else spec
-        parts.append(cards_html([_public(state, i) for i in ids]))
+        parts.append(cards_html([_public(state, i) for i in MeldSpec.from_json(spec).cards]))
     if action.get("lay_off"):
         return format_html(
             _("Take {card} and lay it off onto meld {meld}"), card=top_html, meld=action["lay_off"]["meld"]

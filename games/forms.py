@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine, moves
 from games.chat import ChatRequest
+from games.engine.meldspec import MAX_WILD_CHOICES, parse_choice
 from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
 from games.services import BOT
 from handsite.inputs import small_int, small_ints
@@ -177,9 +178,6 @@ class GameForm(PartnershipFields, forms.Form):
         return cleaned
 
 
-WILD_FACE = re.compile(r"^(?:10|[2-9AJQK])[SHDC]?$")
-
-
 class BoundedNumber(forms.CharField):
     """A small whole number read without ``int()`` on an unbounded string (``max_digits`` digits)."""
 
@@ -225,15 +223,14 @@ class WildList(forms.Field):
 
     def to_python(self, value):
         values = value or []
-        if len(values) > 8:
+        if len(values) > MAX_WILD_CHOICES:
             raise forms.ValidationError(_("That is not a move."), code="too_many")
         pins = {}
         for text in values:
-            card_id, _sep, face = str(text).partition(":")
-            card = small_int(card_id, digits=4)
-            if card is None or not WILD_FACE.match(face):
+            choice = parse_choice(text)  # "<card id>:<face>": games.engine.meldspec, the one codec
+            if choice is None:
                 raise forms.ValidationError(_("Say which card each wild card stands for."), code="wild")
-            pins[card] = face
+            pins[choice[0]] = choice[1]
         return tuple(pins.items())
 
 
@@ -242,8 +239,9 @@ class MoveForm(forms.Form):
 
     ``act`` names the button (games.moves.ACTS); ``version`` the game version the page showed;
     ``cards`` the selected cards; ``meld`` a meld on the table (lay off, exchange); ``option`` an
-    offered move or a staged meld; ``wild`` the wild cards named. Nothing else is read: no JSON, no
-    staged melds (the server keeps those).
+    offered move or a staged meld; ``wild`` the wild cards named; ``order`` the hand's new order (a card
+    dragged); ``sort`` how the page showed the hand. Nothing else is read: no JSON, no staged melds (the
+    server keeps those).
     """
 
     act = forms.ChoiceField(choices=[(act, act) for act in moves.ACTS], required=False)
@@ -252,6 +250,7 @@ class MoveForm(forms.Form):
     meld = BoundedNumber(max_digits=len(str(moves.MAX_CARD_ID)))
     option = BoundedNumber(max_digits=len(str(moves.MAX_OPTION)))
     wild = WildList(required=False)
+    order = NumberList(max_items=moves.MAX_CARDS, max_digits=len(str(moves.MAX_CARD_ID)))
     # Buttons that carry their number (a page has one per meld / offer / staged meld):
     # ``lay_off=<meld>`` is ``act=lay_off&meld=<meld>``, and so on.
     BUTTONS = {
@@ -294,12 +293,16 @@ class MoveForm(forms.Form):
             meld=data["meld"],
             option=data["option"],
             wild_as=data["wild"],
+            order=data["order"],
+            sort=read_sort(self.data),
         )
 
 
 def read_sort(data) -> str:
-    """How the hand is sorted (``sort`` = suit | rank; anything else is suit)."""
-    return "rank" if data.get("sort") == "rank" else "suit"
+    """How the hand is shown (``sort`` = suit | rank | own); "" when not asked (the player's own order
+    if they have one, else by suit: games.moves.effective_sort)."""
+    sort = data.get("sort")
+    return sort if sort in moves.SORTS else ""
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -174,6 +174,9 @@ class Seat(models.Model):
     # The player handed the seat to a bot (games.services.leave_game): when, and at which game version.
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
     left_version = models.PositiveIntegerField(_("left at version"), null=True, blank=True)
+    # The player's own order of their hand in the current deal: {"deal": [number, attempt], "cards": [ids]}
+    # (games.moves.own_order). Private to the player; it survives reloads.
+    hand_order = models.JSONField(_("order of the hand"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("seat")

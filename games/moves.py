@@ -20,6 +20,7 @@ from games import engine
 from games.engine import actions as engine_actions
 from games.engine.handfoot_deal import is_wild as foot_wild
 from games.engine.melds import face_text
+from games.engine.meldspec import MeldSpec, choice_text, read_wild_as
 
 # The buttons of the play page (``act``).
 PLAY_ACTS = (
@@ -38,7 +39,11 @@ PLAY_ACTS = (
     "end_turn",  # Hand and Foot (002): end a turn in which the player ran to the foot, without a discard
 )
 STAGING_ACTS = ("stage", "stage_take", "unstage")  # put aside / with the discard / take back ``option``
-ACTS = PLAY_ACTS + STAGING_ACTS
+ARRANGE_ACTS = (
+    "group",  # the selected cards side by side in the hand, where the first of them is
+    "arrange",  # the hand in the order ``order`` (a card dragged to another place)
+)
+ACTS = PLAY_ACTS + STAGING_ACTS + ARRANGE_ACTS
 
 MAX_CARDS = 60  # more card ids than any hand holds
 MAX_CARD_ID = 9999
@@ -57,11 +62,17 @@ class MoveRequest:
     meld: int | None = None
     option: int | None = None
     wild_as: tuple[tuple[int, str], ...] = ()
+    order: tuple[int, ...] = ()
+    sort: str = ""
     problem: str | None = None
 
     @property
     def is_staging(self) -> bool:
         return self.act in STAGING_ACTS
+
+    @property
+    def is_arranging(self) -> bool:
+        return self.act in ARRANGE_ACTS
 
     def as_post(self, version: int | None = None) -> dict:
         """The POST fields of this press (the inverse of games.forms.MoveForm), for tests and benches."""
@@ -75,19 +86,23 @@ class MoveRequest:
         if self.option is not None:
             data["option"] = self.option
         if self.wild_as:
-            data["wild"] = [f"{card_id}:{face}" for card_id, face in self.wild_as]
+            data["wild"] = [choice_text(card_id, face) for card_id, face in self.wild_as]
+        if self.order:
+            data["order"] = list(self.order)
+        if self.sort:
+            data["sort"] = self.sort
         return data
 
-    def pins(self, among=None) -> dict[str, str]:
-        """The named wild cards as a meld spec's ``wild_as`` (only those among ``among``)."""
-        return {str(i): face for i, face in self.wild_as if among is None or i in among}
+    def spec(self, cards) -> dict:
+        """The meld spec of ``cards`` with the wild cards named among them (games.engine.meldspec)."""
+        return MeldSpec.of(cards, self.wild_as).to_json()
 
 
 @dataclass
 class StagedMeld:
     """A meld put aside before laying down, as the page shows it."""
 
-    spec: dict  # {"cards": [ids], "wild_as": {"<id>": face}} as the engine reads it
+    spec: dict  # a meld spec as JSON (games.engine.meldspec.MeldSpec.to_json)
     cards: list[dict]  # [{"id", "face", "plays_as"}] in the meld's order
     value: int | None  # its value for the opening (None: the engine decides when it is laid down)
     with_discard: bool
@@ -142,30 +157,25 @@ def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: 
         return {"type": "discard", "card": request.cards[0]}
     if act == "meld":
         cards = _need_cards(request, gettext_noop("Select the cards to meld first."))
-        melds = melds_from_selection(state, seat, cards, request.pins())
+        melds = melds_from_selection(state, seat, cards, request.wild_as)
         return {"type": meld_kind(state, seat), "melds": melds}
     if act == "take":
         top = _top(state)
         cards = _need_cards(
             request, gettext_noop("Select the cards from your hand that go with the discard.")
         )
-        melds = melds_from_selection(state, seat, cards, request.pins(), extra=top)
+        melds = melds_from_selection(state, seat, cards, request.wild_as, extra=top)
         return {"type": "take_discard", "melds": melds}
     if act == "take_lay_off":
         top = _top(state)
-        layoff = {"meld": _need_meld(request), "cards": [top.id, *request.cards]}
-        if request.wild_as:
-            layoff["wild_as"] = request.pins()
+        layoff = {"meld": _need_meld(request), **request.spec([top.id, *request.cards])}
         return {"type": "take_discard", "lay_off": layoff}
     if act == "take_declare":
         return {"type": "take_discard", "declare_hand": True}
     if act == "lay_off":
         meld = _need_meld(request)
         cards = _need_cards(request, gettext_noop("Select the cards to lay off first."))
-        action = {"type": "lay_off", "meld": meld, "cards": cards}
-        if request.wild_as:
-            action["wild_as"] = request.pins()
-        return action
+        return {"type": "lay_off", "meld": meld, **request.spec(cards)}
     if act == "exchange":
         meld = _need_meld(request)
         cards = _need_cards(request, gettext_noop("Select the card that takes the wild card's place."))
@@ -254,29 +264,29 @@ def foot_action(state, seat: int, request: MoveRequest) -> dict:
 
 
 def melds_from_selection(
-    state: engine.GameState, seat: int, ids: list[int], pins: dict[str, str], extra=None
+    state: engine.GameState, seat: int, ids: list[int], wild_as=(), extra=None
 ) -> list[dict]:
     """The selected cards (plus ``extra``, the top discard) as one meld, or else split into several
-    melds (the solver's way)."""
+    melds (the solver's way). ``wild_as``: (wild card id, face) the player named."""
     hand = {card.id: card for card in state.deal.hands[seat]}
     if len(set(ids)) != len(ids) or any(card_id not in hand for card_id in ids):
         raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
     cards = [hand[card_id] for card_id in ids] + ([extra] if extra is not None else [])
-    int_pins = {int(k): v for k, v in pins.items()}
+    named = MeldSpec.of([card.id for card in cards], wild_as)
     wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
     if extra is not None and wilds.is_wild(extra):
         # A wild card taken from the discard pile plays as a natural ace: the engine reads it itself.
-        return [{"cards": [card.id for card in cards], **({"wild_as": pins} if pins else {})}]
+        return [named.to_json()]
     try:
-        meld = engine.make_meld(cards, wilds, rules, int_pins or None)
+        meld = engine.make_meld(cards, wilds, rules, named.pins or None)
     except engine.AmbiguousWild:
         raise
     except engine.MeldError:
         split = engine.meld_partition(cards, wilds, rules) if len(cards) >= 6 else None
         if split:
-            return [engine_actions.meld_spec(m, wilds) for m in split]
+            return [MeldSpec.from_meld(m, wilds).to_json() for m in split]
         raise
-    return [engine_actions.meld_spec(meld, wilds)]
+    return [MeldSpec.from_meld(meld, wilds).to_json()]
 
 
 def lay_down_action(state: engine.GameState, seat: int, staged: list[dict]) -> dict:
@@ -285,7 +295,7 @@ def lay_down_action(state: engine.GameState, seat: int, staged: list[dict]) -> d
     if not staged:
         raise engine.IllegalAction(gettext_noop("Add at least one meld before laying down."))
     top = state.deal.discard[-1].id if state.deal.discard else None
-    if top is not None and any(top in spec["cards"] for spec in staged):
+    if top is not None and any(top in MeldSpec.from_json(spec).cards for spec in staged):
         return {"type": "take_discard", "melds": staged}
     return {"type": meld_kind(state, seat), "melds": staged}
 
@@ -296,7 +306,8 @@ def _read_one(
     hand = {card.id: card for card in state.deal.hands[seat]}
     top = state.deal.discard[-1] if state.deal.discard else None
     wilds, rules = engine_actions.wilds_of(state), engine_actions.rules_of(state)
-    ids, pins = list(spec["cards"]), dict(spec.get("wild_as") or {})
+    named = MeldSpec.from_json(spec)
+    ids = list(named.cards)
     with_discard = top is not None and top.id in ids
     if with_discard and (state.deal.phase != engine.DRAW or state.deal.current != seat):
         raise engine.IllegalAction(gettext_noop("You can take the discard only instead of drawing."))
@@ -308,7 +319,7 @@ def _read_one(
         raise engine.InvalidCards(gettext_noop("You do not hold one of those cards."))
     cards = [hand.get(card_id) or top for card_id in ids]
     try:
-        meld = engine.make_meld(cards, wilds, rules, {int(k): v for k, v in pins.items()} or None)
+        meld = engine.make_meld(cards, wilds, rules, named.pins or None)
     except engine.AmbiguousWild:
         raise
     except engine.MeldError:
@@ -317,7 +328,7 @@ def _read_one(
         # A wild card from the discard pile plays only as a natural ace: the engine reads it.
         shown = [{"id": c.id, "face": c.face, "plays_as": ""} for c in cards]
         return StagedMeld(
-            spec={"cards": ids, **({"wild_as": pins} if pins else {})},
+            spec=named.to_json(),
             cards=shown,
             value=None,
             with_discard=True,
@@ -327,7 +338,7 @@ def _read_one(
         for card, face in zip(meld.cards, meld.plays_as, strict=True)
     ]
     return StagedMeld(
-        spec=engine_actions.meld_spec(meld, wilds),
+        spec=MeldSpec.from_meld(meld, wilds).to_json(),
         cards=shown,
         value=engine.meld_value(meld, rules),
         with_discard=with_discard,
@@ -346,7 +357,7 @@ def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[S
             meld = _read_one(state, seat, spec, taken, any(m.with_discard for m in result))
         except engine.DomainError:
             continue
-        taken |= set(meld.spec["cards"])
+        taken |= set(MeldSpec.from_json(meld.spec).cards)
         result.append(meld)
     return result
 
@@ -365,12 +376,8 @@ def stage(state: engine.GameState, seat: int, staged: list[dict], request: MoveR
     cards = _need_cards(request, gettext_noop("Select the cards to meld first."))
     if request.act == "stage_take":
         cards = [*cards, _top(state).id]
-    spec: dict = {"cards": cards}
-    pins = request.pins(among=set(cards))
-    if pins:
-        spec["wild_as"] = pins
-    taken = {card_id for meld in current for card_id in meld.spec["cards"]}
-    added = _read_one(state, seat, spec, taken, any(m.with_discard for m in current))
+    taken = {card_id for meld in current for card_id in MeldSpec.from_json(meld.spec).cards}
+    added = _read_one(state, seat, request.spec(cards), taken, any(m.with_discard for m in current))
     return [*specs, added.spec]
 
 
@@ -402,7 +409,7 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
     if kind == "discard":
         return [MoveRequest(act="discard", cards=(action["card"],))]
     if kind in ("lay_off", "exchange"):
-        pins = tuple((int(k), v) for k, v in (action.get("wild_as") or {}).items())
+        pins = tuple(read_wild_as(action.get("wild_as")).items())
         return [MoveRequest(act=kind, meld=action["meld"], cards=tuple(action["cards"]), wild_as=pins)]
     offered = offers(engine.legal_actions(state, seat))
     if action in offered:
@@ -412,19 +419,134 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
     if kind == "take_discard" and action.get("lay_off") and not action.get("melds"):
         layoff = action["lay_off"]
         top = state.deal.discard[-1].id
-        pins = tuple((int(k), v) for k, v in (layoff.get("wild_as") or {}).items())
+        pins = tuple(read_wild_as(layoff.get("wild_as")).items())
         rest = tuple(i for i in layoff["cards"] if i != top)
         return [MoveRequest(act="take_lay_off", meld=layoff["meld"], cards=rest, wild_as=pins)]
     if kind in ("meld", "announce", "take_discard") and action.get("melds") and not action.get("lay_off"):
         top = state.deal.discard[-1].id if kind == "take_discard" else None
         presses: list[MoveRequest] = []
-        for spec in action["melds"]:
-            ids, pins = (spec["cards"], spec.get("wild_as") or {}) if isinstance(spec, dict) else (spec, {})
-            pinned = tuple((int(k), v) for k, v in pins.items())
-            if top is not None and top in ids:
-                rest = tuple(i for i in ids if i != top)
-                presses.append(MoveRequest(act="stage_take", cards=rest, wild_as=pinned))
+        for spec in map(MeldSpec.from_json, action["melds"]):
+            if top is not None and top in spec.cards:
+                rest = tuple(i for i in spec.cards if i != top)
+                presses.append(MoveRequest(act="stage_take", cards=rest, wild_as=spec.wild_as))
             else:
-                presses.append(MoveRequest(act="stage", cards=tuple(ids), wild_as=pinned))
+                presses.append(MoveRequest(act="stage", cards=spec.cards, wild_as=spec.wild_as))
         return [*presses, MoveRequest(act="lay_down")]
     raise ValueError(f"no button makes {action!r}")
+
+
+# --- The order of a hand -------------------------------------------------------------------------
+
+SORTS = ("suit", "rank", "own")
+"""How the hand is shown: by suit, by rank, or in the player's own order (kept per seat)."""
+SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+RANK_ORDER = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 20}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def split_face(face: str) -> tuple[str, str]:
+    if face == "JK":
+        return "JK", ""
+    return face[:-1], face[-1]
+
+
+def sort_key(card: dict, sort: str):
+    rank, suit = split_face(card["face"])
+    rank_number = RANK_ORDER.get(rank) or int(rank)
+    if sort == "rank":
+        return (rank_number, SUIT_ORDER[suit], card["id"])
+    return (SUIT_ORDER[suit], rank_number, card["id"])
+
+
+def own_order(stored, state) -> list[int]:
+    """The card ids of a seat's own order (``Seat.hand_order``) when it was made in this deal, else []."""
+    if (
+        not isinstance(stored, dict)
+        or state is None
+        or stored.get("deal") != [state.deal.number, state.deal.attempt]
+    ):
+        return []
+    cards = stored.get("cards")
+    return [i for i in cards if isinstance(i, int)] if isinstance(cards, list) else []
+
+
+def effective_sort(sort: str, own: list[int]) -> str:
+    """The asked sort; without one, the player's own order when they have one, else by suit."""
+    if sort in SORTS and (sort != "own" or own):
+        return sort
+    return "own" if own else "suit"
+
+
+def ordered_hand(cards: list[dict], sort: str, own: list[int]) -> list[dict]:
+    """The hand's cards (``{"id", "face"}``) as shown: sorted, or in the own order (cards not in it, a
+    card drawn since, come last, by suit)."""
+    if sort != "own":
+        return sorted(cards, key=lambda c: sort_key(c, sort))
+    position = {card_id: index for index, card_id in enumerate(own)}
+    known = sorted((c for c in cards if c["id"] in position), key=lambda c: position[c["id"]])
+    new = sorted((c for c in cards if c["id"] not in position), key=lambda c: sort_key(c, "suit"))
+    return known + new
+
+
+def arranged(shown: list[int], request: MoveRequest) -> list[int]:
+    """The hand's new own order after ``group`` or ``arrange`` (``shown``: the ids as the page showed
+    them). Raises IllegalAction with a sentence when the request names a card not in the hand."""
+    held = set(shown)
+    if request.act == "group":
+        chosen = [i for i in request.cards if i in held]
+        if not chosen or len(chosen) != len(request.cards):
+            raise engine.IllegalAction(gettext_noop("Select the cards to put side by side first."))
+        picked = set(chosen)
+        first = min(shown.index(i) for i in chosen)
+        before = [i for i in shown[:first] if i not in picked]
+        after = [i for i in shown[first:] if i not in picked]
+        return before + [i for i in shown if i in picked] + after
+    order = list(request.order)
+    if not order or len(set(order)) != len(order) or not set(order) <= held:
+        raise engine.IllegalAction(gettext_noop("Your hand has changed; try again."))
+    return order + [i for i in shown if i not in set(order)]
+
+
+# --- A refusal names the cards ------------------------------------------------------------------
+
+
+def card_words(face: str) -> str:
+    """A card as players write it: "7♣", "10♥", "🃏"."""
+    rank, suit = split_face(face)
+    return "🃏" if rank == "JK" else rank + SUIT_SYMBOLS[suit]
+
+
+TRIED = {
+    "lay_off": gettext_noop("{cards} onto meld {meld}"),
+    "exchange": gettext_noop("{cards} for the wild card in meld {meld}"),
+    "take_lay_off": gettext_noop("{card} from the discard pile onto meld {meld}"),
+    "take_lay_off+cards": gettext_noop("{card} from the discard pile and {cards} onto meld {meld}"),
+    "take": gettext_noop("{card} from the discard pile with {cards}"),
+    "take_declare": gettext_noop("{card} from the discard pile and a Hand"),
+    "meld": gettext_noop("{cards} as melds"),
+}
+"""What the player tried, in words, to name the cards in a refusal ("7♣ 8♣ onto meld 3: ...")."""
+
+
+def tried(state: engine.GameState, seat: int, request: MoveRequest) -> tuple[str, dict] | None:
+    """(template, params) of what ``request`` tried, naming its cards, or None (a move that names no
+    cards, or a card the player does not hold: a refusal never names a card the player may not see)."""
+    if is_foot(state) or request.act not in {key.split("+")[0] for key in TRIED}:
+        return None
+    hand = {card.id: card for card in state.deal.hands[seat]}
+    if any(card_id not in hand for card_id in request.cards):
+        return None
+    # (an Arabic catalogue isolates each placeholder: handsite/catalogue.py)
+    params: dict = {"cards": " ".join(card_words(hand[i].face) for i in request.cards), "meld": request.meld}
+    key = request.act
+    if key in ("take_lay_off", "take", "take_declare"):
+        if not state.deal.discard:
+            return None
+        params["card"] = card_words(state.deal.discard[-1].face)
+        if key == "take_lay_off" and request.cards:
+            key = "take_lay_off+cards"
+    if "{cards}" in TRIED[key] and not request.cards:
+        return None
+    if "{meld}" in TRIED[key] and request.meld is None:
+        return None
+    return TRIED[key], params

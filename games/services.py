@@ -39,6 +39,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
+from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
 from games import engine, moves
@@ -728,6 +729,7 @@ class MoveOutcome:
     wild_choices: list[tuple[int, str]] = field(default_factory=list)
     selected: tuple[int, ...] = ()
     moves: list[Move] | None = None  # the rows written (the player's move and the bots' that followed)
+    arranged: bool = False  # the player's own order of their hand was saved (show it)
 
 
 def _deal_key(state: engine.GameState) -> list[int]:
@@ -792,6 +794,8 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
         seat = _player_seat(game, seats, user)
     except GameError as error:
         return refuse(error.message, keep_selection=False)
+    if request.is_arranging:
+        return _arrange(outcome, seat, state, request, refuse)
     if not request.is_staging and request.version != game.version:
         return refuse(StaleVersion().message, keep_selection=False)
     current = [meld.spec for meld in outcome.staged]
@@ -807,12 +811,60 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
             _set_staged(game, seat.number, state, [])  # saved with the move
         result = _apply(game, seats, seat, state, action, user)
     except engine.AmbiguousWild as error:
-        return refuse(error.sentence(_), choices=moves.wild_choices(state, error))
+        return refuse(_sentence(error), choices=moves.wild_choices(state, error))
     except engine.DomainError as error:
-        return refuse(error.sentence(_))
+        return refuse(_refusal(state, seat.number, request, error))
     outcome.seats, outcome.state, outcome.applied = result.seats, result.state, True
     outcome.moves = result.moves
     outcome.staged = staged_melds(game, seat.number, result.state)
+    return outcome
+
+
+CARD_PARAMS = frozenset({"card", "cards", "wild", "face", "choices"})
+"""Parameters of a sentence that are cards in notation ("8♦", "5♠ 6♠"): left to right in any language."""
+
+
+def _cards_ltr(params: dict) -> dict:
+    """In a right-to-left language each run of cards in a sentence is a left-to-right isolate (LRI ...
+    PDI), so "8♦" never reads "♦8" (a first-strong isolate has no strong letter to go by)."""
+    if not get_language_bidi():
+        return params
+    return {key: f"\u2066{value}\u2069" if key in CARD_PARAMS else value for key, value in params.items()}
+
+
+def _sentence(error: engine.DomainError) -> str:
+    """The engine's sentence in the reader's language."""
+    template = _(error.template)
+    return template.format(**_cards_ltr(error.params)) if error.params else template
+
+
+def _refusal(state: engine.GameState, number: int, request: moves.MoveRequest, error) -> str:
+    """The engine's sentence, after what the player tried when it names cards ("7♣ 8♣ onto meld 3:
+    These cards do not fit on that meld.")."""
+    reason = _sentence(error)
+    what = moves.tried(state, number, request)
+    if what is None:
+        return reason
+    template, params = what
+    return _("{what}: {reason}").format(what=_(template).format(**_cards_ltr(params)), reason=reason)
+
+
+def _arrange(outcome: MoveOutcome, seat: Seat, state, request: moves.MoveRequest, refuse) -> MoveOutcome:
+    """``group`` / ``arrange``: the seat's own order of its hand, kept on the seat for this deal (nobody
+    else sees it: no new revision). The cards put aside in staged melds are not in the shown hand."""
+    if state is None or moves.is_foot(state):
+        return refuse(_("That is not a move."), keep_selection=False)
+    own = moves.own_order(seat.hand_order, state)
+    aside = {card["id"] for meld in outcome.staged for card in meld.cards}
+    hand = [{"id": c.id, "face": c.face} for c in state.deal.hands[seat.number] if c.id not in aside]
+    shown = [c["id"] for c in moves.ordered_hand(hand, moves.effective_sort(request.sort, own), own)]
+    try:
+        order = moves.arranged(shown, request)
+    except engine.DomainError as error:
+        return refuse(error.sentence(_))
+    seat.hand_order = {"deal": [state.deal.number, state.deal.attempt], "cards": order}
+    seat.save(update_fields=["hand_order"])
+    outcome.arranged = True
     return outcome
 
 

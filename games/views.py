@@ -26,6 +26,7 @@ from games import board, engine, movelog, rules, services
 from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
+from games.engine.meldspec import choice_text
 from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, get_membership_for, group_view
@@ -101,12 +102,24 @@ def _panels(board_context) -> list[dict]:
 
 
 def _context(
-    request, game, seats, *, state=None, staged=None, selected=(), error=None, wild_choices=(), moves=None
+    request,
+    game,
+    seats,
+    *,
+    state=None,
+    staged=None,
+    selected=(),
+    error=None,
+    wild_choices=(),
+    moves=None,
+    sort=None,
 ):
     """The play page's context. ``staged``: the viewer's staged melds when the caller has them;
-    ``moves``: the Move rows a move just wrote (for "since your last move" without a query)."""
+    ``moves``: the Move rows a move just wrote (for "since your last move" without a query); ``sort``:
+    how to show the hand when not the page's (after the player arranged it: their own order)."""
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
+    sort = sort or _sort(request)
     context = {
         "group": game.group,
         "game": game,
@@ -114,12 +127,12 @@ def _context(
         "my_seat": seat,
         "error": error,
         "wild_choices": [
-            {"id": card_id, "face": face, "words": board.face_words(face)} for card_id, face in wild_choices
+            {"value": choice_text(card_id, face), "words": board.face_words(face)}
+            for card_id, face in wild_choices
         ],
         "selected_ids": list(selected),
         "poll_url": reverse("games:poll", args=[game.group.slug, game.pk])
-        + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}"
-        + f"&sort={_sort(request)}",
+        + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}",
         "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
         "is_creator": game.created_by_id == request.user.pk,
         "chat": ChatPanel(game, request.user, seat),
@@ -141,16 +154,20 @@ def _context(
             state,
             seats,
             viewer=viewer,
-            sort=_sort(request),
+            sort=sort,
             selected=selected,
             set_aside=set_aside,
             fresh=since.card_ids,
+            own=moves_module.own_order(seat.hand_order, state) if viewer is not None else (),
         )
+        sort = context["board"]["sort"]
         context["panels"] = _panels(context["board"])
         if context["board"].get("foot"):
             context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
         context |= _staged(staged, state, viewer)
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
+    if sort:
+        context["poll_url"] += f"&sort={sort}"
     return context
 
 
@@ -229,7 +246,7 @@ def game_play(request, group, membership, game_id):
     game_notifications.opened(request.user, game)  # its notifications read; the player is present
     context = _context(request, game, services.seats_of(game))
     context["chat"]._membership = membership
-    context["can_end"] = membership.can_manage and game.status == GameStatus.ACTIVE
+    context["can_end"] = membership.can_manage  # shown while #game says the game is active (play.css)
     return _render(request, context)
 
 
@@ -291,7 +308,7 @@ def game_move(request, group_slug, game_id):
         outcome = services.move(game_id=game_id, group_slug=group_slug, user=request.user, request=move)
     except services.GameNotFound:
         raise Http404 from None
-    if outcome.applied and not request.htmx:
+    if (outcome.applied or outcome.arranged) and not request.htmx:
         return redirect(outcome.game)
     context = _context(
         request,
@@ -303,6 +320,7 @@ def game_move(request, group_slug, game_id):
         error=outcome.error,
         wild_choices=outcome.wild_choices,
         moves=outcome.moves,
+        sort="own" if outcome.arranged else None,
     )
     context["chat_keep"] = bool(request.htmx)  # the page keeps its chat messages: no query for them here
     if outcome.wild_choices:  # the same press again, with the wild card named

@@ -55,6 +55,7 @@ from .melds import (
     meld_options,
     meld_value,
 )
+from .meldspec import MeldSpec
 from .persist import FORMAT_VERSION, RULES_VERSION, dumps, from_json, loads, replay, to_json
 from .scoring import (
     FINISHES,
@@ -114,6 +115,7 @@ __all__ = [
     "Meld",
     "MeldError",
     "MeldRules",
+    "MeldSpec",
     "ScorePart",
     "SideScore",
     "TableMeld",

@@ -18,8 +18,9 @@ An action is a small JSON-able dict with a ``"type"``:
 ``redeal``                jordanian/egyptian: ``{"type": "redeal"}`` — before anybody has played
 ========================  ======================================================================
 
-``MELD`` is ``{"cards": [ids], "wild_as": {"<wild id>": "JS"}}`` or just a list of card ids;
-``LAYOFF`` is ``{"meld": meld_id, "cards": [ids], "wild_as": {...}}``.
+``MELD`` is ``{"cards": [ids], "wild_as": {"<wild id>": "JS"}}`` (one codec: :mod:`.meldspec`, which
+also reads the bare list of ids of older logs); ``LAYOFF`` is ``{"meld": meld_id, "cards": [ids],
+"wild_as": {...}}``.
 
 Each handler verifies as it goes and raises a :class:`DomainError` with a sentence for the player;
 ``game.apply`` runs it on a copy of the state, so a refused action changes nothing.
@@ -44,6 +45,7 @@ from .deal import (
 )
 from .errors import IllegalAction, InvalidCards, MeldError, _
 from .melds import AmbiguousWild, MeldRules, Wilds, exchange_wild, lay_off, make_meld, meld_value
+from .meldspec import MeldSpec, read_ids, read_wild_as
 from .variants import HAND_VARIANTS, HandVariant
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,13 +139,8 @@ def _my_turn(game: GameState, seat: object, phase: str) -> int:
     return seat
 
 
-def int_list(value: object) -> list[int]:
-    """Card ids as sent (a list of whole numbers); an :class:`IllegalAction` for anything else."""
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(item, int) and not isinstance(item, bool) for item in value
-    ):
-        raise IllegalAction(_("Choose the cards by tapping them."))
-    return list(value)
+int_list = read_ids
+"""Card ids as sent (a list of whole numbers); an :class:`IllegalAction` for anything else."""
 
 
 def cards_in_hand(hand: list[Card], ids: list[int]) -> list[Card]:
@@ -155,29 +152,6 @@ def cards_in_hand(hand: list[Card], ids: list[int]) -> list[Card]:
         return [by_id[card_id] for card_id in ids]
     except KeyError:
         raise InvalidCards(_("You do not hold one of those cards.")) from None
-
-
-def _wild_as(value: object) -> dict[int, str]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise IllegalAction(_("Say which card each wild card stands for, like JS."))
-    result = {}
-    for key, face in value.items():
-        try:
-            card_id = int(key)
-        except (TypeError, ValueError):
-            raise IllegalAction(_("Say which card each wild card stands for, like JS.")) from None
-        if not isinstance(face, str):
-            raise IllegalAction(_("Say which card each wild card stands for, like JS."))
-        result[card_id] = face
-    return result
-
-
-def _meld_spec(spec: object) -> tuple[list[int], dict[int, str]]:
-    if isinstance(spec, dict):
-        return int_list(spec.get("cards")), _wild_as(spec.get("wild_as"))
-    return int_list(spec), {}
 
 
 def _check_keep(game: GameState, seat: int, remaining: int) -> None:
@@ -270,7 +244,7 @@ def _lay_down(game: GameState, seat: int, specs: object, *, natural_ace: Card | 
     if not isinstance(specs, list) or not specs:
         raise IllegalAction(_("Choose the cards of at least one meld."))
     hand = deal.hands[seat]
-    parsed = [_meld_spec(spec) for spec in specs]
+    parsed = [(list(spec.cards), spec.pins) for spec in map(MeldSpec.from_json, specs)]
     all_ids = [card_id for ids, _wild in parsed for card_id in ids]
     cards = cards_in_hand(hand, all_ids)
     by_id = {card.id: card for card in cards}
@@ -350,7 +324,7 @@ def _lay_off_cards(game: GameState, seat: int, spec: object) -> list[Event]:
         raise IllegalAction(_("Choose at least one card to lay off."))
     _check_keep(game, seat, len(hand) - len(cards))
     grown = lay_off(
-        table_meld.meld, cards, wilds_of(game), rules_of(game), _wild_as(spec.get("wild_as")) or None
+        table_meld.meld, cards, wilds_of(game), rules_of(game), read_wild_as(spec.get("wild_as")) or None
     )
     new = _replace_meld(game, seat, table_meld, grown, cards)
     return [
@@ -703,18 +677,9 @@ def provisional_melds(game: GameState, seat: int) -> list[Meld] | None:
 
 
 def meld_spec(meld: Meld, wilds: Wilds) -> dict:
-    """An action's MELD for a solver meld, pinning what each wild stands for (where it says). Public."""
-    from .melds import face_text
-
-    pins = {
-        str(card.id): face_text(face)
-        for card, face in zip(meld.cards, meld.plays_as, strict=True)
-        if wilds.is_wild(card) and face[1]
-    }
-    spec: dict = {"cards": [card.id for card in meld.cards]}
-    if pins:
-        spec["wild_as"] = pins
-    return spec
+    """An action's MELD for a solver meld, pinning what each wild stands for (where it says). Public;
+    the format is :mod:`.meldspec`'s."""
+    return MeldSpec.from_meld(meld, wilds).to_json()
 
 
 def _keep_needed(game: GameState, seat: int) -> int:

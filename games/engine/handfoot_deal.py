@@ -45,6 +45,7 @@ from .handfoot import (
     score_handfoot_deal,
 )
 from .match import DealRecord, MatchStatus, apply_on_copy, copy_game, match_status
+from .meldspec import MeldSpec
 from .scoring import DealScore
 from .variants import HAND_AND_FOOT_VARIANTS, HandAndFootVariant, opening_minimum, sides, validate_options
 
@@ -319,9 +320,7 @@ def _my_turn(game: FootGame, seat: object, phase: str) -> int:
 
 
 def _meld_ids(spec: object) -> list[int]:
-    if isinstance(spec, dict):
-        return int_list(spec.get("cards"))
-    return int_list(spec)
+    return list(MeldSpec.from_json(spec).cards)  # the one meld-spec codec (a list of ids, or a dict)
 
 
 def _remove(hand: list[Card], cards: list[Card]) -> None:

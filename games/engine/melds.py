@@ -162,6 +162,16 @@ def face_text(face: Face) -> str:
     return RANK_NAMES[ACE if rank == HIGH_ACE else rank] + suit
 
 
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def face_words(face: Face) -> str:
+    """A face as players write it in a sentence: ``(7, "S")`` -> ``"7♠"`` (a set wild's ``(5, "")``
+    -> ``"5"``). Public."""
+    text = face_text(face)
+    return text[:-1] + SUIT_SYMBOLS[text[-1]] if text[-1] in SUIT_SYMBOLS else text
+
+
 def card_value(rank: int) -> int:
     """A card's value by rank: ace 11, K Q J 10, 2-10 face value."""
     if rank in (ACE, HIGH_ACE):
@@ -348,7 +358,7 @@ def _ambiguity(readings: list[Meld], wilds: Wilds) -> AmbiguousWild:
     wild_ids = [{i for i, card in enumerate(m.cards) if wilds.is_wild(card)} for m in readings]
     texts = []
     for meld, indexes in zip(readings, wild_ids, strict=True):
-        texts.append(" + ".join(face_text(meld.plays_as[i]) for i in sorted(indexes)))
+        texts.append(" + ".join(face_words(meld.plays_as[i]) for i in sorted(indexes)))
     choices = " or ".join(texts)
     wild = readings[0].wild_cards(wilds)
     if len(wild) > 1:
@@ -377,7 +387,9 @@ def make_meld(
             card_id, face = next(iter(pins.items()))
             wild = next(card for card in cards if card.id == card_id)
             raise MeldError(
-                _("The {wild} cannot stand for {face} in this meld."), wild=wild.face, face=face_text(face)
+                _("The {wild} cannot stand for {face} in this meld."),
+                wild="\U0001f0cf" if wild.rank == JOKER else face_words((wild.rank, wild.suit)),
+                face=face_words(face),
             )
         raise _refusal(cards, wilds, rules)
     if len(readings) > 1:
@@ -481,7 +493,7 @@ def exchange_wild(
                 freed = cards[i]
                 cards[i] = naturals[0]
                 return Meld(meld.kind, tuple(cards), meld.plays_as), freed
-        raise MeldError(_("The {card} is not the card the wild card stands for."), card=face_text(faces[0]))
+        raise MeldError(_("The {card} is not the card the wild card stands for."), card=face_words(faces[0]))
 
     # A 3-card set: two naturals and a wild standing for either missing suit.
     index = wild_in_meld[0]
@@ -492,12 +504,12 @@ def exchange_wild(
     if any(face[0] != rank or face[1] not in missing for face in faces) or len(set(faces)) != len(faces):
         raise MeldError(
             _("Only the missing cards of the set ({cards}) can take the wild card's place."),
-            cards=" ".join(face_text((rank, suit)) for suit in missing),
+            cards=" ".join(face_words((rank, suit)) for suit in missing),
         )
     if len(naturals) == 1 and not allow_single_in_three_set:
         raise MeldError(
             _("In a set of three the wild card stands for either missing card: put down both ({cards})."),
-            cards=" ".join(face_text((rank, suit)) for suit in missing),
+            cards=" ".join(face_words((rank, suit)) for suit in missing),
         )
     pairs = [(card, face) for card, face in zip(meld.cards, meld.plays_as, strict=True) if card != freed]
     pairs += list(zip(naturals, faces, strict=True))
@@ -514,6 +526,7 @@ __all__ = [
     "card_value",
     "exchange_wild",
     "face_text",
+    "face_words",
     "is_valid_meld",
     "lay_off",
     "make_meld",

@@ -5,6 +5,7 @@ light and dark; a meld put aside survives a reload. Screenshots go to test-artif
 import pytest
 
 from games import engine, services
+from games.engine.deal import Turn
 from games.models import Game
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
@@ -138,4 +139,199 @@ def test_leaving_hands_the_seat_to_a_bot(browser, live_server, log_in):
     assert seat.user == amira
     assert Game.objects.get(pk=game.pk).status == "active"  # Omar plays on against the bot
     page.screenshot(path=str(_path("table-360-left")))
+    context.close()
+
+
+# --- The moves the selection drives ------------------------------------------------------------------
+
+EXCHANGER = "7H 8H 9H 10H 5S 6S JK 7S 2C 4D 6C 8D QS 3C 5D"
+
+
+@pytest.fixture
+def exchange_table(browser, live_server, log_in):
+    """classic, Amira to play (play phase): she has opened with 7♥-10♥ and 5♠ 6♠ 🃏 (the joker as 7♠)
+    and holds 7♠ 2♣ 4♦ 6♣ 8♦ Q♠ 3♣ 5♦."""
+    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
+    amira = MembershipFactory(group=group, user__display_name="Amira").user
+    game = services.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=5
+    )
+    game = Game.objects.get(pk=game.pk)
+    state = engine.from_json(game.state)
+    deck = Deck("classic")
+    state.deal.hands[0] = deck.pick(EXCHANGER)
+    state.deal.hands[1] = deck.pick(OTHER)
+    state.deal.discard = deck.pick("9S")
+    state.deal.stock = deck.rest()[:40]
+    state.deal.melds = []  # the bot's melds of the real deal would share cards with the rigged hands
+    state.deal.opened = [False, False]
+    state.deal.current = 0
+    state.deal.phase = engine.PLAY
+    state.deal.turn = Turn(seat=0, number=2, opened_before=False, drew="stock")
+    state.deal.turns = [2, 2]
+    ids = {c.face: c.id for c in state.deal.hands[0]}
+    run = [ids[f] for f in ("7H", "8H", "9H", "10H")]
+    jokers = [ids["5S"], ids["6S"], ids["JK"]]
+    engine.apply(
+        state,
+        0,
+        {"type": "meld", "melds": [{"cards": run}, {"cards": jokers, "wild_as": {str(ids["JK"]): "7S"}}]},
+    )
+    joker_meld = next(tm.id for tm in state.deal.melds if any(c.id == ids["JK"] for c in tm.meld.cards))
+    Game.objects.filter(pk=game.pk).update(
+        state=engine.to_json(state), version=state.version, turn_seat=0, revision=game.revision + 1
+    )
+    contexts = []
+
+    def open_page(width, height=800, *, language="en", dark=False):
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport={"width": width, "height": height},
+            device_scale_factor=1,
+            is_mobile=width < 1000,
+            has_touch=width < 1000,
+            color_scheme="dark" if dark else "light",
+        )
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, amira)
+        type(amira).objects.filter(pk=amira.pk).update(language=language)
+        page.goto(game.get_absolute_url())
+        return page
+
+    yield {"game": game, "open": open_page, "ids": ids, "joker_meld": joker_meld}
+    for context in contexts:
+        context.close()
+
+
+def _tap(page, card_id):
+    page.locator(f"label[for=pick-{card_id}]").click(position={"x": 8, "y": 12})  # the visible corner
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "language", "dark"),
+    [(360, 640, "en", False), (360, 640, "ar", True), (1280, 800, "en", True), (1280, 800, "ar", False)],
+)
+def test_selecting_a_card_brings_its_buttons_and_exchanges_the_wild_card(
+    exchange_table, width, height, language, dark
+):
+    from playwright.sync_api import expect
+
+    t = exchange_table
+    page = t["open"](width, height, language=language, dark=dark)
+    meld = page.locator(f"#meld-{t['joker_meld']}")
+    exchange = meld.locator("button[name=exchange]")
+    discard = page.locator("#actions button[value=discard]")
+    expect(exchange).to_be_hidden()  # nothing selected: no button that needs cards
+    expect(discard).to_be_hidden()
+    expect(page.locator("#actions .tap-hint")).to_be_visible()
+    shots = f"table-select-{width}-{language}-{'dark' if dark else 'light'}"
+    page.screenshot(path=str(_path(f"{shots}-0")))
+
+    _tap(page, t["ids"]["8D"])  # a card that is not the 7♠: the engine refuses, naming it
+    expect(exchange).to_be_visible()
+    expect(discard).to_be_visible()
+    _inside(page, "#actions")
+    exchange.click()
+    expect(page.locator("#move-error")).to_contain_text("8♦")
+    expect(page.locator(f"#pick-{t['ids']['8D']}")).to_be_checked()  # the selection stays
+    page.screenshot(path=str(_path(f"{shots}-refused")))
+
+    _tap(page, t["ids"]["8D"])
+    _tap(page, t["ids"]["7S"])
+    page.locator(f"#meld-{t['joker_meld']} button[name=exchange]").click()
+    expect(page.locator(f"#pick-{t['ids']['JK']}")).to_have_count(1)  # the joker came to the hand
+    expect(page.locator(f"#meld-{t['joker_meld']}")).to_contain_text("7♠")
+    expect(page.locator("#move-error")).to_have_count(0)
+    scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll[0] <= scroll[1], scroll
+    page.screenshot(path=str(_path(f"{shots}-exchanged")))
+    state = engine.from_json(Game.objects.get(pk=t["game"].pk).state)
+    assert t["ids"]["JK"] in [c.id for c in state.deal.hands[0]]
+
+
+def test_cards_are_grouped_by_a_tap_and_dragged_and_the_order_survives_a_reload(exchange_table):
+    from playwright.sync_api import expect
+
+    t = exchange_table
+    page = t["open"](1280, 800)
+    hand = page.locator("#hand .pick")
+    before = [hand.nth(i).get_attribute("value") for i in range(hand.count())]
+    first, last = before[0], before[-1]
+    _tap(page, int(last))
+    _tap(page, int(first))
+    page.locator("#actions button[value=group]").click()
+    expect(page.locator("#hand .pick").nth(1)).to_have_attribute("value", last)
+    grouped = [hand.nth(i).get_attribute("value") for i in range(hand.count())]
+    assert grouped == [first, last, *before[1:-1]]
+
+    # drag the first card past the third one
+    box = page.locator(f"label[for=pick-{first}]").bounding_box()
+    target = page.locator(f"label[for=pick-{grouped[2]}]").bounding_box()
+    page.mouse.move(box["x"] + 8, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 30, box["y"] + 20, steps=3)
+    page.mouse.move(target["x"] + target["width"] - 2, target["y"] + 20, steps=5)
+    page.mouse.up()
+    expect(page.locator("#hand .pick").nth(2)).to_have_attribute("value", first)
+    dragged = [hand.nth(i).get_attribute("value") for i in range(hand.count())]
+    assert dragged == [last, grouped[2], first, *grouped[3:]]
+    expect(page.locator(f"#pick-{first}")).not_to_be_checked()  # the drag selected nothing
+    page.reload()
+    assert [hand.nth(i).get_attribute("value") for i in range(hand.count())] == dragged
+    page.get_by_role("link", name="Sort by suit").click()
+    expect(page.get_by_role("link", name="My order")).to_be_visible()
+    page.screenshot(path=str(_path("table-arranged-1280")))
+
+
+def test_ending_the_game_takes_the_offer_away_without_a_reload(table):
+    from playwright.sync_api import expect
+
+    from handsite.models import Membership, Role
+
+    Membership.objects.filter(user=table["amira"]).update(role=Role.OWNER)  # an owner may end a game
+    page = table["open"](360, 640)
+    page.on("dialog", lambda dialog: dialog.accept())
+    expect(page.locator("#leave")).to_be_visible()
+    page.locator("#leave summary").click()
+    page.get_by_role("button", name="End the game").click()
+    expect(page.locator("#game-head")).to_contain_text("ended the game early")
+    expect(page.locator("#leave")).to_be_hidden()
+
+
+def test_the_replay_reaches_deal_3_in_three_taps(browser, live_server, log_in):
+    """From the play page of a finished game on a phone: open "What happened", "Replay the game", "Deal 3"."""
+    from playwright.sync_api import expect
+
+    from games.models import GameStatus
+
+    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
+    amira = MembershipFactory(group=group, user__display_name="Amira").user
+    game = services.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=31
+    )
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.status == GameStatus.FINISHED:
+            break
+        state = engine.from_json(game.state)
+        services.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
+    assert game.status == GameStatus.FINISHED
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 360, "height": 640}, is_mobile=True
+    )
+    page = context.new_page()
+    log_in(page, amira)
+    page.goto(game.get_absolute_url())
+    taps = 0
+    if not page.locator("#panel-log").evaluate("panel => panel.open"):
+        page.locator("#panel-log summary").click()
+        taps += 1
+    page.get_by_role("link", name="Replay the game").click()
+    taps += 1
+    page.locator(".replay-deals").get_by_role("link", name="Deal 3", exact=True).click()
+    taps += 1
+    expect(page.locator("#replay-where")).to_contain_text("deal 3")
+    assert taps <= 3
+    page.screenshot(path=str(_path("replay-deal-3-360")))
     context.close()

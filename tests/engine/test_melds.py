@@ -128,7 +128,7 @@ def test_a_wild_card_fills_a_gap_in_a_run_without_asking():
 def test_a_wild_card_at_either_end_of_a_run_must_be_named():
     with pytest.raises(AmbiguousWild) as caught:
         meld("9S 10S JK")
-    assert str(caught.value) == "Say which card the joker stands for: 8S or JS."
+    assert str(caught.value) == "Say which card the joker stands for: 8♠ or J♠."
     assert caught.value.template == "Say which card the joker stands for: {choices}."
     assert len(caught.value.choices) == 2
 
@@ -139,7 +139,7 @@ def test_naming_the_wild_card_settles_the_run():
 
 
 def test_a_wild_card_named_as_a_card_it_cannot_be_is_refused():
-    assert refusal("9S 10S JK", wild_as={2: "QS"}) == "The JK cannot stand for QS in this meld."
+    assert refusal("9S 10S JK", wild_as={2: "QS"}) == "The 🃏 cannot stand for Q♠ in this meld."
 
 
 def test_only_a_wild_card_can_be_named():
@@ -172,7 +172,7 @@ def test_two_ambiguous_wild_cards_ask_for_both():
     with pytest.raises(AmbiguousWild) as caught:
         meld("5S 6S 7S JK JK", rules=TWO)
     assert caught.value.template == "Say which cards the wild cards stand for: {choices}."
-    assert "3S + 4S" in str(caught.value)
+    assert "3♠ + 4♠" in str(caught.value)
 
 
 def test_meld_options_lists_every_reading():
@@ -226,7 +226,7 @@ def test_a_wild_ace_may_stand_for_itself_and_still_counts_as_the_wild_card():
     assert meld_value(m, JORDANIAN) == 31
     with pytest.raises(AmbiguousWild) as caught:
         meld("QH KH AH", SEVEN_OF_HEARTS, JORDANIAN)
-    assert str(caught.value) == "Say which card the wild card stands for: JH or AH."
+    assert str(caught.value) == "Say which card the wild card stands for: J♥ or A♥."
     both = meld("QH KH JK AH", SEVEN_OF_HEARTS, JORDANIAN)  # the joker is the natural AH, the wild is JH
     assert faces(both) == "11H 12H 13H AH"
 

@@ -107,3 +107,26 @@ def test_a_finished_or_waiting_game_cannot_be_left_or_ended(client, owner, membe
     client.force_login(owner)
     html = client.post(url(game), {"do": do}, **HTMX).content.decode()
     assert "The game has not started yet." in html or "The game is not in play." in html
+
+
+def test_the_leave_and_end_offers_follow_the_game_in_every_fragment(client, duel, owner, member):
+    """#leave lives outside #game; #game tells play.css whether the game is active (data-status) and
+    whether this person plays a seat (data-can-leave), so a fragment updates what is offered."""
+    client.force_login(owner)
+    page = client.get(url(duel, "play")).content.decode()
+    assert 'id="leave"' in page
+    assert 'value="end"' in page
+    assert 'value="leave"' in page
+    assert 'data-status="active" data-can-leave>' in page
+    client.force_login(member)
+    page = client.get(url(duel, "play")).content.decode()
+    assert 'value="leave"' in page
+    assert 'value="end"' not in page
+    client.force_login(owner)
+    fragment = client.post(url(duel), {"do": "end"}, **HTMX).content.decode()
+    assert fragment.lstrip().startswith('<div id="game"')
+    assert 'data-status="abandoned">' in fragment  # play.css hides #leave: nothing left to leave or end
+    client.force_login(member)
+    poll = client.get(url(duel, "play"), **HTMX).content.decode()
+    assert 'data-status="abandoned">' in poll
+    assert "data-can-leave" not in poll

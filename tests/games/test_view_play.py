@@ -4,7 +4,7 @@ from html import escape
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine, moves, services
 from games.models import GameStatus, Move
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -92,7 +92,8 @@ def test_an_illegal_meld_shows_the_engines_sentence_next_to_the_hand(client, due
     assert error is not None
     with pytest.raises(engine.DomainError) as refused:
         engine.verify(state, seat, {"type": "meld", "melds": [cards]})
-    assert error.group(1).strip() == escape(refused.value.sentence())
+    faces = " ".join(moves.card_words(card.face) for card in hand[:2])
+    assert error.group(1).strip() == f"{faces} as melds: {escape(refused.value.sentence())}"
     for card_id in cards:  # the selection is kept
         assert f'value="{card_id}" id="pick-{card_id}" class="pick" checked' in html
     duel.refresh_from_db()
