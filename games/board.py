@@ -3,8 +3,11 @@ for the replay of a finished game, where every hand is public)."""
 
 from __future__ import annotations
 
-from django.utils.html import conditional_escape, format_html, format_html_join
+import functools
+
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine, moves
@@ -21,7 +24,14 @@ split_face = moves.split_face
 
 def card_html(card: dict, *, plays_as: str = "") -> SafeString:
     """One visible card: ``<span class="card" data-card="ID">`` (the only way a card face is shown)."""
-    rank, suit = split_face(card["face"])
+    return _card_html(card["id"], card["face"], plays_as)
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_html(card_id: int, face: str, plays_as: str) -> SafeString:
+    """A card's markup depends on its id, face and what it plays as only: built once per process (a
+    page shows a hundred cards; a deck has at most a few hundred, with their wild meanings)."""
+    rank, suit = split_face(face)
     if rank == "JK":
         inner = format_html('<span class="rank">{}</span>', "🃏")
         css = "pcard joker"
@@ -31,7 +41,7 @@ def card_html(card: dict, *, plays_as: str = "") -> SafeString:
         )
         css = f"pcard suit-{suit}"
     extra = format_html(' <span class="plays-as">{}</span>', face_words(plays_as)) if plays_as else ""
-    return format_html('<span class="{}" data-card="{}">{}{}</span>', css, card["id"], inner, extra)
+    return format_html('<span class="{}" data-card="{}">{}{}</span>', css, card_id, inner, extra)
 
 
 def face_words(face: str) -> str:
@@ -42,7 +52,7 @@ def face_words(face: str) -> str:
 
 
 def cards_html(cards: list[dict]) -> SafeString:
-    return format_html_join(" ", "{}", ((card_html(card),) for card in cards))
+    return mark_safe(" ".join([_card_html(card["id"], card["face"], "") for card in cards]))  # each escaped
 
 
 def sorted_cards(cards, *, keep_order: bool = False) -> list[dict]:
@@ -61,11 +71,30 @@ BOOKKEEPING_EVENTS = frozenset({"turn_started"})
 """Events the page shows through the seat list rather than as a line of the log."""
 
 
+DESCRIBED_KEPT = 20_000
+"""Log lines kept per process by :func:`describe` (a few MB): a page shows the last lines of a deal,
+and each move adds one or two, so most of a page's lines were described for the move before."""
+
+_described: dict[tuple, SafeString] = {}
+
+
 def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     """One log event in words (translated), or None for bookkeeping events. The sentence is the
-    engine's (``engine.describe``); cards are drawn as cards instead of notation."""
+    engine's (``engine.describe``); cards are drawn as cards instead of notation. The line depends on
+    the event as this viewer sees it, the names and the language only: kept (see DESCRIBED_KEPT)."""
     if event.get("type") in BOOKKEEPING_EVENTS:
         return None
+    key = (get_language(), tuple(names.items()), repr(event))
+    line = _described.get(key)
+    if line is None:
+        line = _describe(event, names)
+        if len(_described) >= DESCRIBED_KEPT:
+            _described.clear()
+        _described[key] = line
+    return line
+
+
+def _describe(event: dict, names: dict[int, str]) -> SafeString:
     by_seat = [names.get(seat, "") for seat in range(max(names, default=-1) + 1)]
     template, params = engine.describe(event, by_seat)
     shown = {key: _(value) if key in ("hand", "name") else value for key, value in params.items()}

@@ -276,8 +276,7 @@ def game_poll(request, group_slug, game_id):
         or not signing.constant_time_compare(token, poll_token(game_id, user_id))
     ):
         raise Http404
-    games = Game.objects.filter(pk=game_id, group__slug=group_slug, group__memberships__user_id=user_id)
-    current = next(iter(games.order_by().values_list("revision", flat=True)[:1]), None)
+    current = services.poll_revision(game_id, group_slug, user_id)
     if current is None:
         raise Http404
     if current == revision:

@@ -136,6 +136,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"handsite-test-{os.getpid()}.sqlite3"),
     }
 else:
+    # PostgreSQL: the health check of a kept connection costs no round trip (handsite/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "handsite.postgresql"
     # PostgreSQL: one test database per test process too (xdist appends "_gw0", ...), so two test
     # sessions at once never drop each other's "test_handsite_gw0".
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}

@@ -90,12 +90,12 @@ def test_database_url() -> str:
     """A DATABASE_URL for the database this test runs on (the test database, not the configured one),
     so that another process sees the same rows. Needs ``django_db(transaction=True)``."""
     conf = connection.settings_dict
-    if conf["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         name = str(conf["NAME"])
         if name == ":memory:" or name.startswith("file:"):
             raise AssertionError("an in-memory SQLite test database cannot be shared with another process")
         return f"sqlite:///{Path(name).resolve()}"
-    if conf["ENGINE"] == "django.db.backends.postgresql":
+    if connection.vendor == "postgresql":
         user = quote(conf.get("USER") or "", safe="")
         password = quote(conf.get("PASSWORD") or "", safe="")
         auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")

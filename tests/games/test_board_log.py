@@ -49,3 +49,18 @@ def test_a_reshuffled_stock_is_told_in_words():
         if "stock_reshuffled" in seen:
             break
     assert "stock_reshuffled" in seen
+
+
+def test_a_kept_log_line_follows_the_readers_language_and_the_names():
+    """board.describe keeps the lines it made (issue 17): the same event reads in the reader's language
+    and with the names given, whatever was described before."""
+    from django.utils import translation
+
+    event = {"type": "discarded", "seat": 0, "card": {"id": 7, "face": "10H"}}
+    english = str(board.describe(event, {0: "Amira"}))
+    with translation.override("ar"):
+        arabic = str(board.describe(event, {0: "Amira"}))
+    assert arabic != english
+    assert "Amira" in arabic
+    assert str(board.describe(event, {0: "Omar"})).startswith("Omar discards ")
+    assert str(board.describe(event, {0: "Amira"})) == english

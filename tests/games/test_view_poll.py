@@ -70,3 +70,29 @@ def test_the_page_polls_with_its_viewers_token(client, duel, member):
     client.force_login(member)
     html = client.get(reverse("games:play", args=[duel.group.slug, duel.pk])).content.decode()
     assert f"u={member.pk}&amp;t={poll_token(duel.pk, member.pk)}" in html
+
+
+def test_an_unchanged_poll_on_redis_asks_about_presence_once_per_thirty_seconds(
+    client, duel, member, settings
+):
+    """On Redis, the process remembers it asked (handsite.notifications.presence_due): the polls in
+    between make no Redis round trip, so an unchanged poll is its one query and nothing else. Shown by
+    removing the presence key behind the process's back: the next poll does not ask, so it is a 204."""
+    import uuid
+
+    from django.core.cache import cache
+
+    from tests.support import require_service
+
+    url = require_service("redis")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "handsite.cache.FailOpenRedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
+    client.force_login(member)
+    assert poll(client, duel, duel.revision, member).status_code == 200  # presence written
+    cache.delete(f"handsite:seen:{member.pk}")
+    assert poll(client, duel, duel.revision, member).status_code == 204  # not asked again

@@ -1,5 +1,7 @@
 """Database connection settings: persistent connections with health checks by default (issue 17)."""
 
+import time
+
 import psycopg
 import pytest
 from django.db import close_old_connections, connection
@@ -64,7 +66,52 @@ def test_a_persistent_connection_the_server_dropped_is_replaced_at_the_next_requ
         autocommit=True,
     ) as other:
         other.execute("SELECT pg_terminate_backend(%s)", [kept])
+        _wait_until_gone(other, kept)  # terminating is asked; the server ends the process a moment later
     close_old_connections()  # the next request starts
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         assert cursor.fetchone()[0] != kept
+
+
+def _wait_until_gone(other, pid: int) -> None:
+    for _ in range(100):
+        if other.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone() is None:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"backend {pid} still there")
+
+
+class CountingCursor(psycopg.Cursor):
+    """A psycopg cursor that counts what it runs (the health check bypasses Django's query log)."""
+
+    executed: list[str] = []
+
+    def execute(self, query, params=None, **kwargs):
+        CountingCursor.executed.append(str(query))
+        return super().execute(query, params, **kwargs)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_healthy_kept_connection_is_checked_without_a_round_trip():
+    """The health check of a kept connection sends nothing to the server while the connection is idle
+    and healthy (Django's own sends ``SELECT 1`` at every request: a second round trip for a poll);
+    the request's own query is the only one."""
+    if connection.vendor != "postgresql":
+        require_service("postgres")
+        pytest.skip("runs on the PostgreSQL flavour of the suite (DATABASE_URL=postgres://...)")
+    close_old_connections()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        kept = cursor.fetchone()[0]
+    close_old_connections()  # the request ends: the connection is kept
+    raw, usual = connection.connection, connection.connection.cursor_factory
+    raw.cursor_factory = CountingCursor
+    CountingCursor.executed.clear()
+    try:
+        close_old_connections()  # the next request starts
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            assert cursor.fetchone()[0] == kept
+    finally:
+        raw.cursor_factory = usual
+    assert CountingCursor.executed == ["SELECT pg_backend_pid()"]
