@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games import board
 from games.engine.deal import deck_for
@@ -145,7 +145,7 @@ def since(game: Game, names: dict[int, str], viewer: int | None, deal: int, move
     if not others:
         return Since()
     phrases = [_phrase(game, m["action"], names.get(m["seat"], "")) for m in others[-8:]]
-    line = format_html_join(", ", "{}", ((p,) for p in phrases))
+    line = format_html_join(pgettext("list separator", ", "), "{}", ((p,) for p in phrases))
     if len(others) > 8:
         line = format_html("… {}", line)
     ids = {i for m in others for i in action_ids(m["action"])}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 WIDTH, HEIGHT, PAD = 320, 180, 14
 
@@ -89,7 +89,7 @@ def score_progression(state) -> LineChart | None:
         "Running totals after %(count)s deal. In the lead: %(names)s (%(total)s).",
         "Running totals after %(count)s deals. In the lead: %(names)s (%(total)s).",
         played,
-    ) % {"count": played, "names": ", ".join(leaders), "total": leader}
+    ) % {"count": played, "names": pgettext("list separator", ", ").join(leaders), "total": leader}
     return line_chart(_("Score, deal by deal"), labels, list(zip(names, running, strict=True)), summary)
 
 

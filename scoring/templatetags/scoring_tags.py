@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import pgettext
 
 register = template.Library()
 
 
 @register.filter
 def seat_names(sheet):
-    return ", ".join(player.display_name for player in sheet.players.all())
+    return pgettext("list separator", ", ").join(player.display_name for player in sheet.players.all())
 
 
 @register.filter

@@ -7,9 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from games import engine, movelog, services
-from games.models import Game, Move
+from games.models import Game, Move, MoveKind
 
 
 def url(game, name="log"):
@@ -120,3 +121,15 @@ def test_after_my_own_move_the_line_tells_only_what_the_bot_did(client, owner, s
     if bot_moves:
         assert "Amira" not in html.split('id="since"')[1].split("</p>")[0]
         assert Game.objects.get(pk=game.pk).turn_seat == 0
+
+
+def test_in_arabic_the_since_line_joins_the_moves_with_the_arabic_comma(owner, start_game):
+    game = start_game([owner, services.BOT], seed=77)
+    moves = [Move(seq=seq, seat=1, kind=MoveKind.PLAYER, deal=0, action={"type": "draw"}) for seq in (1, 2)]
+    with translation.override("ar"):
+        line = str(movelog.since(game, {1: "Omar"}, 0, 0, moves=moves).line)
+    with translation.override("en"):
+        english = str(movelog.since(game, {1: "Omar"}, 0, 0, moves=moves).line)
+    assert "، " in line
+    assert ", " not in line
+    assert english.count(", ") == 1
