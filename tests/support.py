@@ -6,6 +6,7 @@ a missing one fails the test instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -99,3 +100,30 @@ def request_queries(captured: list[dict]) -> list[str]:
     release = f"RELEASE {sqls[first].strip()}"
     after = next((i for i in range(first + 1, len(sqls)) if sqls[i].strip() == release), None)
     return [sql for i, sql in enumerate(sqls) if i not in (first, after)]
+
+
+@contextlib.contextmanager
+def row_locked_elsewhere(instance):
+    """While the block runs, another connection holds ``instance``'s row with SELECT ... FOR UPDATE
+    (a player moving or answering right now), so scans using SKIP LOCKED must pass it by."""
+    import threading
+
+    from django.db import connection, transaction
+
+    locked, release = threading.Event(), threading.Event()
+
+    def hold():
+        with transaction.atomic():
+            list(type(instance).objects.select_for_update().filter(pk=instance.pk))
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(10), "the other connection never took the row lock"
+        yield
+    finally:
+        release.set()
+        holder.join()

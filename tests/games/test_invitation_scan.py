@@ -4,11 +4,10 @@ holds skipped (SKIP LOCKED), the creator told; the creator may then give the sea
 another member. With time-machine for time."""
 
 import datetime as dt
-import threading
 
 import pytest
 import time_machine
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import notifications as game_notifications
@@ -16,6 +15,7 @@ from games import services, tasks
 from games.models import Game, GameStatus, Seat
 from handsite.models import Notification
 from tests.factories import MembershipFactory
+from tests.support import row_locked_elsewhere
 
 pytestmark = pytest.mark.django_db
 T0 = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -128,23 +128,8 @@ def test_a_game_an_answer_holds_is_skipped_and_taken_by_the_next_scan(invite_gam
     if connection.vendor != "postgresql":
         pytest.skip("SKIP LOCKED needs PostgreSQL (runs in the PostgreSQL flavour of the suite)")
     held, free = invite_games(2)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold():
-        with transaction.atomic():
-            list(Game.objects.select_for_update().filter(pk=held.pk))
-            locked.set()
-            release.wait(10)
-        connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with row_locked_elsewhere(held):
         freed, _queries = scan_at(deadline(settings))
         assert set(freed.values()) == {free.pk}
-    finally:
-        release.set()
-        holder.join()
     freed, _queries = scan_at(deadline(settings))
     assert set(freed.values()) == {held.pk}

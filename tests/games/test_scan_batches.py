@@ -2,11 +2,10 @@
 no game state read for a game that needs no move, games a move holds skipped rather than waited for."""
 
 import datetime as dt
-import threading
 
 import pytest
 import time_machine
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services, tasks
@@ -20,6 +19,7 @@ from tests.notifications.conftest import (  # noqa: F401 (fixtures)
     player_to_move,
     prefs,
 )
+from tests.support import row_locked_elsewhere
 
 pytestmark = pytest.mark.django_db
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -139,24 +139,8 @@ def test_a_game_a_move_holds_is_skipped_and_taken_by_the_next_scan(hour_games):
     if connection.vendor != "postgresql":
         pytest.skip("SKIP LOCKED needs PostgreSQL (runs in the PostgreSQL flavour of the suite)")
     held, free = hour_games(2)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold():
-        with transaction.atomic():
-            list(Game.objects.select_for_update().filter(pk=held.pk))
-            locked.set()
-            release.wait(10)
-        connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert locked.wait(10)
-        with time_machine.travel(LATE, tick=False):
-            assert services.expire_due() == {free.pk: "timed_out"}
-    finally:
-        release.set()
-        holder.join()
+    with row_locked_elsewhere(held), time_machine.travel(LATE, tick=False):
+        assert services.expire_due() == {free.pk: "timed_out"}
     with time_machine.travel(LATE, tick=False):
         assert services.expire_due() == {held.pk: "timed_out"}
 
@@ -268,24 +252,9 @@ def test_a_game_a_move_holds_is_left_to_the_next_reminder_scan(day_games):
     if connection.vendor != "postgresql":
         pytest.skip("SKIP LOCKED needs PostgreSQL (runs in the PostgreSQL flavour of the suite)")
     held, free = day_games(2)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold():
-        with transaction.atomic():
-            list(Game.objects.select_for_update().filter(pk=held.pk))
-            locked.set()
-            release.wait(10)
-        connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
     at = START + dt.timedelta(hours=13)
-    try:
-        assert locked.wait(10)
+    with row_locked_elsewhere(held):
         planned, _queries = reminder_scan(at)
         assert list(planned) == [free.pk]
-    finally:
-        release.set()
-        holder.join()
     planned, _queries = reminder_scan(at)
     assert list(planned) == [held.pk]
