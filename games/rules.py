@@ -218,7 +218,7 @@ def _sentence(template: str, params: dict, names: dict[int, str]) -> SafeString:
             shown[key] = names.get(value, "")
         elif key == "seats":
             # Translators: the separator between names in a list ("Omar, Layla").
-            shown[key] = _(", ").join(names.get(seat, "") for seat in value)
+            shown[key] = pgettext("list separator", ", ").join(names.get(seat, "") for seat in value)
         elif key in ("card", "indicator"):
             shown[key] = _face_html(value)
         elif key == "items":
