@@ -5,10 +5,29 @@ from __future__ import annotations
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.contrib.auth import middleware as auth_middleware
 from django.shortcuts import resolve_url
 from django.utils import timezone
-from django.utils.functional import empty
+from django.utils.functional import SimpleLazyObject, empty
 from django_htmx.http import HttpResponseClientRedirect
+
+from handsite.backends import rename_old_backend
+
+
+class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
+    """Django's, plus: a session from before the site's own backends (handsite/backends.py) is given
+    the successor of the backend it names, so the deploy that brought them logged nobody out. Like
+    Django's, it reads the session only when something asks for ``request.user`` (the poll does not)."""
+
+    def process_request(self, request):
+        super().process_request(request)
+        request.user = SimpleLazyObject(lambda: _user(request))
+
+
+def _user(request):
+    if not hasattr(request, "_cached_user"):
+        rename_old_backend(request.session)
+    return auth_middleware.get_user(request)
 
 
 class HtmxLoginRedirectMiddleware:

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from handsite import bulk, notifications, signals
+from handsite.backends import forget_user
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import (
@@ -108,6 +109,7 @@ def set_language(user, code: str) -> None:
     if code and user.language != code:
         user.language = code
         user._meta.model.objects.filter(pk=user.pk).update(language=code)
+        forget_user(user.pk)  # update() sends no post_save: the cached copy of the user goes by hand
 
 
 # --- Groups ---------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "handsite.middleware.AuthenticationMiddleware",  # Django's, for sessions from before the backends below
     "handsite.i18n.UserLanguageMiddleware",
     "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (a cookie, no query)
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -147,17 +147,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_url("REDIS_URL", None, ("redis", "rediss"))
 
 if REDIS_URL:
+    # Neither hangs. "auth": the session and the user of each request (no local fallback: while Redis
+    # is down they are read from the database). README "Running at scale".
     CACHES = {
-        "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL}
-    }  # never hangs
+        "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL},
+        "auth": {"BACKEND": "handsite.cache.RedisCopyCache", "LOCATION": REDIS_URL},
+    }
+    SESSION_ENGINE = "handsite.sessions"  # Django's cached_db: read from Redis, written through to the DB
+    SESSION_CACHE_ALIAS = "auth"
 else:
+    # Sessions stay Django's database ones: a per-process cache would keep a logged-out session alive
+    # in the other processes.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Accounts (django-allauth 65) -----------------------------------------------------------
 AUTH_USER_MODEL = "handsite.User"
+# Django's and allauth's, reading the request's user from the "auth" cache with Redis (sessions naming
+# the two they replace are given these: handsite.middleware.AuthenticationMiddleware).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "handsite.backends.ModelBackend",
+    "handsite.backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -23,9 +23,11 @@ def _celery_runs_tasks_in_process():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(settings):
-    """allauth's rate limits live in the cache; each test gets its own key prefix, so it starts with
-    none used, even on a shared Redis with parallel test workers."""
-    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+    """allauth's rate limits live in the cache (and with Redis, sessions and users in the "auth" one);
+    each test gets its own key prefix, so it starts with none used, even on a shared Redis with parallel
+    test workers."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = {alias: {**config, "KEY_PREFIX": prefix} for alias, config in settings.CACHES.items()}
     yield
     if "locmem" in settings.CACHES["default"]["BACKEND"]:
         cache.clear()

@@ -27,7 +27,8 @@ T0 = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)  # a Monday; the reply deadlin
 def _local_cache(settings):
     """Presence is counted in the cache; time travels here, so a local cache on the travelled clock."""
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inv"}
+        **settings.CACHES,  # with REDIS_URL, the "auth" cache of sessions and users
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inv"},
     }
     from django.core.cache import cache
 

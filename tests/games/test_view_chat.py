@@ -211,11 +211,12 @@ def test_with_redis_down_the_rate_limit_still_holds_and_nothing_fails(client, du
 
     site_cache._down_until.clear()
     settings.CACHES = {
+        **settings.CACHES,  # with REDIS_URL, the "auth" cache of sessions and users
         "default": {
             "BACKEND": "handsite.cache.FailOpenRedisCache",
             "LOCATION": "redis://127.0.0.1:9/0",
             "KEY_PREFIX": f"chat-{duel.pk}-{owner.pk}",
-        }
+        },
     }
     settings.GAMES_CHAT_PER_MINUTE = 3
     client.force_login(owner)

@@ -11,12 +11,13 @@ from django.urls import reverse
 
 from games import engine, moves
 from games.models import Game
-from tests.support import request_queries
+from tests.celery.conftest import own_redis  # noqa: F401 (fixture)
+from tests.support import caches_on_redis, let_tombstones_expire, request_queries
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _counted_move(clients, game) -> tuple[str, list[str]]:
+def _counted_move(clients, game, most: int = 6) -> tuple[str, list[str]]:
     state = engine.from_json(game.state)
     seat = state.current
     action = engine.bot_action(state, seat)
@@ -26,7 +27,7 @@ def _counted_move(clients, game) -> tuple[str, list[str]]:
             response = clients[seat].post(url, press.as_post(game.version), **HTMX)
         assert response.status_code == 200
         sqls = request_queries(queries.captured_queries)
-        assert len(sqls) <= 6, "\n".join(sqls)  # putting a meld aside too
+        assert len(sqls) <= most, "\n".join(sqls)  # putting a meld aside too
     game.refresh_from_db()
     assert game.version == state.version + 1
     return action["type"], sqls
@@ -60,3 +61,24 @@ def test_a_move_needs_at_most_six_queries_early_and_late(duel):
     early_discard = next(len(sqls) for kind, sqls in early if kind == "discard")
     late_discard = next(len(sqls) for kind, sqls in late if kind == "discard")
     assert early_discard == late_discard <= 6
+
+
+def test_on_redis_a_move_reads_its_session_and_user_from_redis_and_needs_at_most_four(
+    duel,
+    settings,
+    own_redis,  # noqa: F811
+):
+    """With REDIS_URL the session and the user come from Redis (handsite/sessions.py, backends.py):
+    what is left is the game locked with its seats, the log INSERT, the outbox INSERT and the UPDATE."""
+    caches_on_redis(settings, own_redis.url)
+    clients = {}
+    for seat in duel.seats.select_related("user"):
+        clients[seat.number] = Client()
+        clients[seat.number].force_login(seat.user)
+    let_tombstones_expire(own_redis.url)  # long after logging in
+    for client in clients.values():
+        client.get(reverse("profile"))  # the user cached
+    counted = [_counted_move(clients, duel, most=4) for _ in range(12)]
+    for _kind, sqls in counted:
+        assert not [sql for sql in sqls if "django_session" in sql or 'FROM "handsite_user"' in sql], sqls
+    assert any("handsite_notification" in sql for _kind, sqls in counted for sql in sqls)

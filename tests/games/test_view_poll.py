@@ -2,6 +2,7 @@ from django.urls import reverse
 
 from games import engine, services
 from games.views import poll_token
+from tests.celery.conftest import own_redis  # noqa: F401 (fixture)
 
 
 def poll(client, game, revision, user, token=None):
@@ -86,13 +87,33 @@ def test_an_unchanged_poll_on_redis_asks_about_presence_once_per_thirty_seconds(
 
     url = require_service("redis")
     settings.CACHES = {
+        **settings.CACHES,  # with REDIS_URL, the "auth" cache of sessions and users
         "default": {
             "BACKEND": "handsite.cache.FailOpenRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-        }
+        },
     }
     client.force_login(member)
     assert poll(client, duel, duel.revision, member).status_code == 200  # presence written
     cache.delete(f"handsite:seen:{member.pk}")
     assert poll(client, duel, duel.revision, member).status_code == 204  # not asked again
+
+
+def test_an_unchanged_poll_reads_no_session_from_redis_either(client, duel, member, settings, own_redis):  # noqa: F811
+    """With Redis the session is read from Redis (handsite/sessions.py), where a query count cannot see
+    it: the unchanged poll makes no Redis round trip at all once it has asked about presence."""
+    import redis
+
+    from tests.support import caches_on_redis
+
+    caches_on_redis(settings, own_redis.url)
+    client.force_login(member)
+    duel.group  # noqa: B018 - load the group outside the count (the URL needs its slug)
+    assert poll(client, duel, duel.revision, member).status_code == 200  # presence asked once
+    server = redis.Redis.from_url(own_redis.url)
+    before = server.info("commandstats")
+    assert poll(client, duel, duel.revision, member).status_code == 204
+    after = server.info("commandstats")
+    asked = {name: stats["calls"] - before.get(name, {}).get("calls", 0) for name, stats in after.items()}
+    assert {name: calls for name, calls in asked.items() if calls and name != "cmdstat_info"} == {}

@@ -18,6 +18,7 @@ from handsite.models import User
 from tests.celery.conftest import OwnRedis
 from tests.factories import PASSWORD
 from tests.notifications.conftest import make_game, play_one_turn, player_to_move  # noqa: F401 (fixtures)
+from tests.support import caches_on_redis
 
 pytestmark = pytest.mark.django_db
 
@@ -42,10 +43,7 @@ def hung_redis():
 
 
 def _use_redis_cache(settings, url):
-    site_cache._down_until.clear()
-    settings.CACHES = {
-        "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": url, "KEY_PREFIX": "t"}
-    }
+    caches_on_redis(settings, url)
 
 
 @pytest.fixture(params=["stopped", "hung"])

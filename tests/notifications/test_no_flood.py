@@ -49,7 +49,8 @@ def _cache_on_the_tests_clock(settings):
     time-machine, which Redis's own expiry clock does not follow, so they use a local cache whose expiry
     reads the travelled clock (and no key of another test)."""
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "no-flood"}
+        **settings.CACHES,  # with REDIS_URL, the "auth" cache of sessions and users
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "no-flood"},
     }
     from django.core.cache import cache
 
