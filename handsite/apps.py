@@ -24,7 +24,7 @@ class HandsiteConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
-        from handsite.backends import user_changed
+        from handsite.services import user_changed
 
         user = get_user_model()  # every change of a user drops its cached copy (handsite/backends.py)
         post_save.connect(user_changed, sender=user, dispatch_uid="handsite.user_saved")

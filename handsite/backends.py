@@ -4,10 +4,11 @@ the ``auth`` cache (Redis, handsite/cache.py's RedisCopyCache) when there is one
 Django still checks the session against the user on every request (``get_session_auth_hash``, from the
 password), and a copy never outlives a change of its row:
 
-- every save or delete of a user drops the copy (signals, connected in apps.py), at once and again
-  after the transaction commits; the dropped copy is a tombstone for ten seconds, so a request that read
-  the row just before cannot put it back (copies are stored with ``add()``);
-- code that changes users without ``save()`` calls :func:`forget_user` (``services.set_language``);
+- every save or delete of a user drops the copy (``services.forget_user``, on the signals connected
+  in apps.py), at once and again after the transaction commits; the dropped copy is a tombstone for
+  ten seconds, so a request that read the row just before cannot put it back (copies are stored with
+  ``add()``);
+- code that changes users without ``save()`` calls ``services.forget_user`` (``set_language``);
   nothing else does: no ``update()``, ``bulk_update()`` or raw SQL on users in handsite, games, scoring,
   Django's auth or allauth (checked for issue 17). A new one must call it too;
 - the key names the user model's columns and Django's version, so a deploy that changes them starts
@@ -26,7 +27,6 @@ from allauth.account import auth_backends as allauth_backends
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, backends, get_user_model
 from django.core.cache import caches
-from django.db import connections, transaction
 
 CACHE = "auth"
 
@@ -37,7 +37,7 @@ RENAMED = {
 """The backends sessions named before these took over (issue 17), and their successors."""
 
 
-def _cache():
+def auth_cache():
     return caches[CACHE] if CACHE in settings.CACHES else None
 
 
@@ -49,23 +49,6 @@ def _shape() -> str:
 
 def user_key(user_id) -> str:
     return f"user:{_shape()}:{user_id}"
-
-
-def forget_user(user_id, *, using: str = "default") -> None:
-    """Drop the cached copy of the user ``user_id``: now, and again once the transaction commits (a
-    request between the two reads the row as it was before the change, and must not keep it)."""
-    cache = _cache()
-    if cache is None or user_id is None:
-        return
-    key = user_key(user_id)
-    cache.delete(key)
-    if connections[using].in_atomic_block:
-        transaction.on_commit(lambda: _cache() and _cache().delete(key), using=using)
-
-
-def user_changed(sender, instance, using="default", **kwargs):
-    """post_save and post_delete of the user model."""
-    forget_user(instance.pk, using=using)
 
 
 def rename_old_backend(session) -> None:
@@ -80,7 +63,7 @@ class CachedUser:
     """``get_user`` (the user of a session) from the cache; on a miss from the database, then cached."""
 
     def get_user(self, user_id):
-        cache = _cache()
+        cache = auth_cache()
         if cache is None:
             return super().get_user(user_id)
         key = user_key(user_id)

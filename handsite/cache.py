@@ -187,9 +187,12 @@ class RedisCopyCache(_BoundedRedisCache):
             except FAILURES as error:
                 self._failed(name, error)
         if touches:
-            with _lock:
-                _unreached.setdefault(self._location, set()).update(touches)
+            self._remember(touches)
         return otherwise
+
+    def _remember(self, keys) -> None:
+        with _lock:
+            _unreached[self._location] = _unreached.get(self._location, set()) | set(keys)
 
     def _bury(self, keys) -> None:
         pipeline = self._cache.get_client(write=True).pipeline(transaction=False)
@@ -205,8 +208,7 @@ class RedisCopyCache(_BoundedRedisCache):
         try:
             self._bury(keys)
         except FAILURES:
-            with _lock:
-                _unreached.setdefault(self._location, set()).update(keys)
+            self._remember(keys)
             raise
 
     @staticmethod
