@@ -4,6 +4,7 @@ through the typed readers in handsite/env.py; a bad value stops start-up with a 
 The variables that matter are listed in README.md ("Configuration").
 """
 
+import hashlib
 import os
 import tempfile
 from email.utils import formataddr
@@ -149,9 +150,16 @@ REDIS_URL = env_url("REDIS_URL", None, ("redis", "rediss"))
 if REDIS_URL:
     # Neither hangs. "auth": the session and the user of each request (no local fallback: while Redis
     # is down they are read from the database). README "Running at scale".
+    # The copies are named after their database, so two sites (or a bench) sharing one Redis database
+    # never read each other's sessions or users.
+    _database = "{}:{}/{}".format(*(DATABASES["default"].get(key) for key in ("HOST", "PORT", "NAME")))
     CACHES = {
         "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL},
-        "auth": {"BACKEND": "handsite.cache.RedisCopyCache", "LOCATION": REDIS_URL},
+        "auth": {
+            "BACKEND": "handsite.cache.RedisCopyCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "auth-" + hashlib.sha256(_database.encode()).hexdigest()[:8],
+        },
     }
     SESSION_ENGINE = "handsite.sessions"  # Django's cached_db: read from Redis, written through to the DB
     SESSION_CACHE_ALIAS = "auth"

@@ -269,3 +269,16 @@ def test_without_redis_sessions_stay_in_the_database_and_users_are_read_from_it(
         "default",
         "default=django.core.cache.backends.locmem.LocMemCache",
     ]
+
+
+def test_sites_sharing_a_redis_database_never_read_each_others_sessions_or_users(tmp_path):
+    """Users are cached by id: the "auth" cache's keys are named after the database (say, a staging
+    site, or a bench's throwaway database, on the production Redis)."""
+    show = "from django.conf import settings; print(settings.CACHES['auth']['KEY_PREFIX'])"
+    prefixes = set()
+    for database in ("sqlite:///one.sqlite3", "sqlite:///two.sqlite3"):
+        env = {"HANDSITE_VAR_DIR": str(tmp_path), "REDIS_URL": "redis://h:6379/3", "DATABASE_URL": database}
+        result = run_manage("shell", "-v", "0", "-c", show, env=env)
+        assert result.returncode == 0, result.stderr
+        prefixes.add(result.stdout.strip())
+    assert len(prefixes) == 2
