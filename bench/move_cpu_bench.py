@@ -5,7 +5,10 @@ buttons as a player does (games.moves.requests_for: a staging press is a request
 reports the process CPU time per request (the whole request: session, the game locked with its seats,
 the engine, the log INSERT, the outbox row, the UPDATE); apart, the CPU of the locking read alone
 (``games.services._locked``, the game row with its seats and their players), repeated on a game in
-progress. Uses its own throwaway PostgreSQL database (dropped at the end).
+progress; and the CPU the PostgreSQL backend of its connection spent per request (read from /proc:
+PostgreSQL must run on this machine, else that figure is left out). Production settings (``DEBUG=0``:
+no query log) and a kept connection (``DB_CONN_MAX_AGE``, the site's default). Uses its own throwaway
+PostgreSQL database (dropped at the end).
 
 With ``REDIS_URL`` set (a database number of your own) the site's cache, sessions and users are on
 Redis, as under gunicorn; the bench then waits out the ten seconds after log-in during which a user is
@@ -44,6 +47,10 @@ def main() -> None:
         os.environ["DATABASE_URL"] = f"{PG}/{DB_NAME}"
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "handsite.settings")
         os.environ["LOG_LEVEL"] = "WARNING"
+        os.environ["DEBUG"] = "0"
+        os.environ.setdefault("SECRET_KEY", "move-cpu-bench-" + "x" * 50)
+        os.environ["ALLOWED_HOSTS"] = "127.0.0.1"
+        os.environ["SECURE_SSL_REDIRECT"] = "0"
         import django
 
         django.setup()
@@ -71,6 +78,16 @@ def describe_caches() -> None:
     print(f"caches: {caches}; sessions: {settings.SESSION_ENGINE}")
     if "auth" in settings.CACHES:
         time.sleep(cache.TOMBSTONE_SECONDS + 0.5)
+
+
+def _backend_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) the PostgreSQL backend ``pid`` has used, 0 when it is not local."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(moves: int) -> None:
@@ -101,6 +118,12 @@ def measure(moves: int) -> None:
     describe_caches()
     url = reverse("games:move", args=[group.slug, game.pk])
     state = engine.from_json(game.state)
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    backend_before = _backend_cpu(backend)
     cpu = []
     for _ in range(moves):
         if state.finished:
@@ -113,8 +136,12 @@ def measure(moves: int) -> None:
             cpu.append(time.process_time() - start)
             assert response.status_code == 200, response.status_code
         engine.apply(state, seat, action)
+    backend_cpu = _backend_cpu(backend) - backend_before
     game.refresh_from_db()
     assert game.version == state.version, "a move was refused: the bench no longer plays"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] == backend, "the connection was not kept"
     locked = []
     for _ in range(300):
         start = time.process_time()
@@ -126,6 +153,8 @@ def measure(moves: int) -> None:
         f"move request CPU over {len(cpu)} requests: median {statistics.median(cpu) * ms:.2f} ms, "
         f"mean {statistics.fmean(cpu) * ms:.2f} ms"
     )
+    if backend_cpu:
+        print(f"PostgreSQL backend CPU over {len(cpu)} requests: mean {backend_cpu / len(cpu) * ms:.2f} ms")
     print(
         f"locking read (_locked) CPU over 300 calls: median {statistics.median(locked) * ms:.3f} ms, "
         f"mean {statistics.fmean(locked) * ms:.3f} ms"
