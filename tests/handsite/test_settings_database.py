@@ -35,6 +35,24 @@ def test_the_same_settings_apply_to_postgresql(tmp_path, monkeypatch):
     assert database_settings(tmp_path, **env) == ["300", "True"]
 
 
+PREPARE = (
+    "from django.conf import settings;"
+    " print(settings.DATABASES['default']['OPTIONS'].get('prepare_threshold'))"
+)
+
+
+def test_postgresql_prepares_a_moves_statements_unless_db_prepared_statements_is_off(tmp_path, monkeypatch):
+    """psycopg's prepare_threshold (Django's default, None, prepares nothing); off behind a pooler that
+    cannot keep prepared statements (README "Running at scale")."""
+    monkeypatch.delenv("DB_PREPARED_STATEMENTS", raising=False)
+    env = {"HANDSITE_VAR_DIR": str(tmp_path), "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/handsite"}
+    for flag, expected in ((None, "5"), ("0", "None"), ("1", "5")):
+        extra = {} if flag is None else {"DB_PREPARED_STATEMENTS": flag}
+        result = run_manage("shell", "-v", "0", "-c", PREPARE, env={**env, **extra})
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == [expected]
+
+
 def test_a_negative_db_conn_max_age_stops_start_up(tmp_path):
     result = run_manage("check", env={"HANDSITE_VAR_DIR": str(tmp_path), "DB_CONN_MAX_AGE": "-1"})
     assert result.returncode != 0

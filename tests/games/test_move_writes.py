@@ -1,0 +1,166 @@
+"""A move's writes (issue 17): the game UPDATE and the move log INSERT are SQL built once per process, not
+Model.save / bulk_create, and write what the ORM would; on PostgreSQL the lock query, the UPDATE and the
+INSERT are prepared on a kept connection (only there), and moves go on after a rollback or a new
+connection."""
+
+import pytest
+from django.db import connection, connections
+from django.db.models import signals
+
+from games import engine, services
+from games.models import Game, Move
+from tests.support import require_service
+
+
+def _people(game) -> dict:
+    return {seat.number: seat.user for seat in game.seats.select_related("user")}
+
+
+def _play(game, count: int) -> list[services.MoveResult]:
+    """``count`` moves of the bots' choice for the people whose turn it is."""
+    people, results = _people(game), []
+    for _ in range(count):
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+        seat = state.current
+        action = engine.bot_action(state, seat)
+        results.append(services.play(game_id=game.pk, user=people[seat], version=game.version, action=action))
+    return results
+
+
+def _stored(game_id: int) -> list:
+    """The columns a move writes, as the database holds them (JSON as text: its exact bytes)."""
+    qn = connection.ops.quote_name
+    columns = [Game._meta.get_field(name).column for name in services.SAVED_FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(qn(c) for c in columns)} FROM {qn(Game._meta.db_table)} WHERE id = %s",
+            [game_id],
+        )
+        return list(cursor.fetchone())
+
+
+def test_a_move_writes_the_game_row_as_model_save_would(duel):
+    for _ in range(7):
+        (result,) = _play(duel, 1)
+        game = result.game
+        written = _stored(game.pk)
+        game.save(update_fields=services.SAVED_FIELDS)  # the ORM writes the same object again
+        assert _stored(game.pk) == written
+        again = Game.objects.get(pk=game.pk)
+        for name in services.SAVED_FIELDS:
+            assert getattr(again, name) == getattr(game, name), name
+    assert again.turn_seat is not None
+    assert again.turn_started_at is not None
+    assert engine.dumps(engine.from_json(again.state)) == engine.dumps(result.state)
+
+
+def test_the_move_log_rows_get_their_ids_as_bulk_create_gives_them(owner, start_game):
+    game = start_game([owner, services.BOT, services.BOT], seed=99)
+    written = []
+    for result in _play(game, 4):
+        written += result.moves
+    assert len(written) > 4  # the player's moves and the bots' that followed
+    stored = list(Move.objects.filter(game=game, seq__gt=written[0].seq - 1).order_by("seq"))
+    assert [(m.pk, m.seq, m.seat, m.kind, m.action, m.deal) for m in written] == [
+        (m.pk, m.seq, m.seat, m.kind, m.action, m.deal) for m in stored
+    ]
+    assert all(m.pk is not None and not m._state.adding and m._state.db == "default" for m in written)
+
+
+def test_a_run_of_bot_moves_longer_than_the_built_inserts_is_logged_whole(owner, start_game, monkeypatch):
+    monkeypatch.setattr(services, "MOVE_ROWS_BUILT", 1)  # every write with bots goes through bulk_create
+    game = start_game([owner, services.BOT, services.BOT, services.BOT], seed=5)
+    results = _play(game, 6)
+    assert max(len(result.moves) for result in results) > 1
+    game.refresh_from_db()
+    moves = list(game.moves.order_by("seq").values_list("seat", "action"))
+    assert len(moves) == game.version
+    replayed = engine.replay(game.variant, game.options, game.players, game.seed, moves)
+    assert engine.dumps(replayed) == engine.dumps(engine.from_json(game.state))
+
+
+def test_a_listener_of_a_games_post_save_hears_every_move(duel):
+    heard = []
+
+    def listen(sender, instance, update_fields, **kwargs):
+        heard.append((instance.pk, instance.version, sorted(update_fields)))
+
+    signals.post_save.connect(listen, sender=Game)
+    try:
+        results = _play(duel, 3)
+    finally:
+        signals.post_save.disconnect(listen, sender=Game)
+    assert heard == [(duel.pk, result.state.version, sorted(services.SAVED_FIELDS)) for result in results]
+    duel.refresh_from_db()
+    assert duel.version == 3
+
+
+# --- Prepared statements (PostgreSQL) --------------------------------------------------------------
+
+
+def _postgresql_only():
+    if connection.vendor != "postgresql":
+        require_service("postgres")
+        pytest.skip("runs on the PostgreSQL flavour of the suite (DATABASE_URL=postgres://...)")
+
+
+def _prepared() -> list[str]:
+    """The statements the server keeps prepared for this connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _kinds(statements: list[str]) -> set[str]:
+    found = set()
+    for sql in statements:
+        if sql.startswith("SELECT") and "FOR UPDATE" in sql:
+            found.add("lock")
+        elif sql.startswith('UPDATE "games_game"'):
+            found.add("update")
+        elif sql.startswith('INSERT INTO "games_move"'):
+            found.add("insert")
+        else:
+            found.add(sql[:40])  # anything else would be a surprise
+    return found
+
+
+def test_a_kept_connection_prepares_the_lock_query_the_update_and_the_insert(duel):
+    _postgresql_only()
+    _play(duel, 8)
+    assert _kinds(_prepared()) == {"lock", "update", "insert"}
+
+
+def test_with_prepared_statements_off_nothing_is_prepared(duel):
+    """DB_PREPARED_STATEMENTS=0 (a pooler that cannot keep them) sets psycopg's prepare_threshold to None."""
+    _postgresql_only()
+    connection.ensure_connection()
+    raw = connection.connection
+    kept, raw.prepare_threshold = raw.prepare_threshold, None
+    try:
+        _play(duel, 8)
+        assert _prepared() == []
+    finally:
+        raw.prepare_threshold = kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_go_on_after_a_rollback_and_on_a_new_connection(owner, member, outsider, start_game):
+    """A rollback makes psycopg drop its statements (on the server too); a new connection starts with
+    none, and one that makes a single move (a connection per request) prepares nothing."""
+    _postgresql_only()
+    game = start_game([owner, member], seed=1234)
+    services.accept_seat(game_id=game.pk, user=member)
+    _play(game, 8)
+    assert _kinds(_prepared()) == {"lock", "update", "insert"}
+    with pytest.raises(services.GameNotFound):  # rolled back
+        services.play(game_id=game.pk, user=outsider, version=8, action={"type": "draw"})
+    assert _prepared() == []
+    _play(game, 8)
+    assert _kinds(_prepared()) == {"lock", "update", "insert"}
+    connections["default"].close()  # as a failed health check or DB_CONN_MAX_AGE do
+    _play(game, 1)
+    assert _prepared() == []
+    game.refresh_from_db()
+    assert game.version == 17
