@@ -164,3 +164,13 @@ def test_moves_go_on_after_a_rollback_and_on_a_new_connection(owner, member, out
     assert _prepared() == []
     game.refresh_from_db()
     assert game.version == 17
+
+
+def test_the_game_state_is_compressed_with_lz4(duel):
+    """A move rewrites the whole state: lz4 compresses it faster than PostgreSQL's default, pglz
+    (games/migrations/0012_game_state_lz4.py)."""
+    _postgresql_only()
+    _play(duel, 1)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_column_compression(state) FROM games_game WHERE id = %s", [duel.pk])
+        assert cursor.fetchone()[0] == "lz4"
