@@ -35,7 +35,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DatabaseError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.db.models import F, Q, signals
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
@@ -144,13 +144,19 @@ def poll_revision(game_id: int, group_slug: str, user_id: int) -> int | None:
     return row[0] if row else None
 
 
-def _cursor():
+def _db():
+    """The default database's wrapper itself, for the code a move runs on every press: ``connection`` is
+    a proxy that looks the wrapper up again (thread-locally) at every attribute, dozens of times."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _cursor(db):
     """The cursor of the statements a move runs on every press, whose SQL is built once per process (the
     lock query, the game UPDATE, the move log INSERT): on PostgreSQL the site's backend's
     ``prepared_cursor()`` (handsite/postgresql/base.py), so that a kept connection plans each of them
     once instead of at every move; elsewhere Django's own cursor, with the same SQL."""
-    prepared = getattr(connection, "prepared_cursor", None)
-    return prepared() if prepared is not None else connection.cursor()
+    prepared = getattr(db, "prepared_cursor", None)
+    return prepared() if prepared is not None else db.cursor()
 
 
 def seat_of(seats: list[Seat], user) -> Seat | None:
@@ -194,16 +200,16 @@ class _LockQuery:
         from handsite.models import PlayerGroup, User
 
         qn = connection.ops.quote_name
-        self.parts = []  # (model, its number of columns, converters by column)
+        self.parts = []  # (model, its attribute names by column, [(column, converter, expression)])
         columns = []
         for alias, model in (("s", Seat), ("g", Game), ("p", PlayerGroup), ("u", User)):
             fields = model._meta.concrete_fields
             columns += [f"{alias}.{qn(f.column)}" for f in fields]
             converters = []
-            for f in fields:
+            for i, f in enumerate(fields):
                 col = f.get_col(alias)
                 found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-                converters.append([(converter, col) for converter in found])
+                converters += [(i, converter, col) for converter in found]
             self.parts.append((model, [f.attname for f in fields], converters))
         table = {model: qn(model._meta.db_table) for model in (Seat, Game, PlayerGroup, Membership, User)}
         sql = [
@@ -225,17 +231,17 @@ class _LockQuery:
             sql.append(connection.ops.for_update_sql(of=("g",)))
         self.sql = " ".join(sql)
 
-    def _instance(self, part: int, values: list):
+    def _instance(self, db, part: int, values: list):
         model, names, converters = self.parts[part]
-        for i, found in enumerate(converters):
-            for converter, expression in found:
-                values[i] = converter(values[i], expression, connection)
-        return model.from_db(connection.alias, names, values)
+        for i, converter, expression in converters:
+            values[i] = converter(values[i], expression, db)
+        return model.from_db(db.alias, names, values)
 
     def fetch(self, game_id: int, *, user_id: int | None, group_slug: str | None) -> list[Seat]:
-        if not connection.in_atomic_block:  # as the ORM's select_for_update: a lock needs a transaction
+        db = _db()
+        if not db.in_atomic_block:  # as the ORM's select_for_update: a lock needs a transaction
             raise TransactionManagementError("The game is locked only inside a transaction.")
-        with _cursor() as cursor:
+        with _cursor(db) as cursor:
             cursor.execute(self.sql, {"game": game_id, "user": user_id, "slug": group_slug})
             rows = cursor.fetchall()
         if not rows:
@@ -243,14 +249,14 @@ class _LockQuery:
         widths = [len(names) for _model, names, _converters in self.parts]
         bounds = [sum(widths[:i]) for i in range(len(widths) + 1)]
         first = list(rows[0])
-        game = self._instance(1, first[bounds[1] : bounds[2]])
-        game.group = self._instance(2, first[bounds[2] : bounds[3]])
+        game = self._instance(db, 1, first[bounds[1] : bounds[2]])
+        game.group = self._instance(db, 2, first[bounds[2] : bounds[3]])
         seats = []
         for row in rows:
-            seat = self._instance(0, list(row[: bounds[1]]))
+            seat = self._instance(db, 0, list(row[: bounds[1]]))
             seat.game = game  # one Game object shared by every seat
             player = list(row[bounds[3] :])
-            seat.user = self._instance(3, player) if player[0] is not None else None
+            seat.user = self._instance(db, 3, player) if player[0] is not None else None
             seats.append(seat)
         return seats
 
@@ -1002,7 +1008,8 @@ def _update_game(game: Game, fields: tuple[str, ...]) -> None:
     if signals.pre_save.has_listeners(Game) or signals.post_save.has_listeners(Game):
         game.save(update_fields=fields)
         return
-    key = (connection.alias, connection.vendor, "update", tuple(fields))
+    db = _db()
+    key = (db.alias, db.vendor, "update", tuple(fields))
     if key not in _WRITES:
         qn = connection.ops.quote_name
         columns = [Game._meta.get_field(name) for name in fields]
@@ -1011,8 +1018,8 @@ def _update_game(game: Game, fields: tuple[str, ...]) -> None:
         sql = f"UPDATE {qn(Game._meta.db_table)} SET {sets} WHERE {qn(pk.column)} = %s"
         _WRITES[key] = (sql, [*columns, pk])
     sql, columns = _WRITES[key]
-    with _cursor() as cursor:
-        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(game, False), connection) for f in columns])
+    with _cursor(db) as cursor:
+        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(game, False), db) for f in columns])
         if cursor.rowcount != 1:  # as Model.save(update_fields=...) (the row is locked: never expected)
             raise DatabaseError("Save with update_fields did not affect any rows.")
 
@@ -1023,7 +1030,8 @@ def _insert_moves(rows: list[Move]) -> None:
     if len(rows) > MOVE_ROWS_BUILT:
         Move.objects.bulk_create(rows)
         return
-    key = (connection.alias, connection.vendor, "insert", len(rows))
+    db = _db()
+    key = (db.alias, db.vendor, "insert", len(rows))
     if key not in _WRITES:
         qn = connection.ops.quote_name
         columns = [f for f in Move._meta.concrete_fields if not f.primary_key]
@@ -1035,14 +1043,14 @@ def _insert_moves(rows: list[Move]) -> None:
         sql = f"INSERT INTO {qn(Move._meta.db_table)} ({names}) VALUES {values}{returning}"
         _WRITES[key] = (sql, columns)
     sql, columns = _WRITES[key]
-    params = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in columns]
-    with _cursor() as cursor:
+    params = [f.get_db_prep_save(f.pre_save(row, True), db) for row in rows for f in columns]
+    with _cursor(db) as cursor:
         cursor.execute(sql, params)
         ids = [row_id for (row_id,) in cursor.fetchall()] if cursor.description else [None] * len(rows)
     for row, row_id in zip(rows, ids, strict=True):
         row.pk = row_id
         row._state.adding = False
-        row._state.db = connection.alias
+        row._state.db = db.alias
 
 
 # --- Hooks (inside the transaction) ------------------------------------------------------------
