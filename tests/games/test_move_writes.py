@@ -174,3 +174,21 @@ def test_the_game_state_is_compressed_with_lz4(duel):
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_column_compression(state) FROM games_game WHERE id = %s", [duel.pk])
         assert cursor.fetchone()[0] == "lz4"
+
+
+def test_a_kept_connection_prepares_the_poll(duel, member):
+    _postgresql_only()
+    for _ in range(6):
+        assert services.poll_revision(duel.pk, duel.group.slug, member.pk) == duel.revision
+    assert [sql for sql in _prepared() if "revision" in sql and "games_game" in sql]
+    assert services.poll_revision(duel.pk, "another-group", member.pk) is None
+    assert services.poll_revision(10**30, duel.group.slug, member.pk) is None  # no 500 for any number
+
+
+def test_a_game_id_past_bigint_finds_no_game(duel, member):
+    """A parameter bound on the server is typed by its value (a number past bigint is numeric): still
+    compared, never an error."""
+    _postgresql_only()
+    for _ in range(6):
+        with pytest.raises(services.GameNotFound):
+            services.play(game_id=10**30, user=member, version=0, action={"type": "draw"})
