@@ -176,11 +176,17 @@ def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> tuple[
     compilation (four models, a join path through the membership) cost a fifth of a move's CPU."""
     if user is not None and not getattr(user, "is_authenticated", False):
         raise GameNotFound
+    if game_id > GAME_ID_MAX:  # from a URL: SQLite cannot even bind it (the ORM's lookups skip it too)
+        raise GameNotFound
     query = _LockQuery.of(with_user=user is not None, with_slug=group_slug is not None)
     seats = query.fetch(game_id, user_id=getattr(user, "pk", None), group_slug=group_slug)
     if not seats:
         raise GameNotFound
     return seats[0].game, seats
+
+
+GAME_ID_MAX = 2**63 - 1
+"""The largest id a game can have (a BigAutoField): no larger number from a URL reaches the database."""
 
 
 class _LockQuery:

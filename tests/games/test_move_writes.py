@@ -6,6 +6,7 @@ connection."""
 import pytest
 from django.db import connection, connections
 from django.db.models import signals
+from django.urls import reverse
 
 from games import engine, services
 from games.models import Game, Move
@@ -185,10 +186,11 @@ def test_a_kept_connection_prepares_the_poll(duel, member):
     assert services.poll_revision(10**30, duel.group.slug, member.pk) is None  # no 500 for any number
 
 
-def test_a_game_id_past_bigint_finds_no_game(duel, member):
-    """A parameter bound on the server is typed by its value (a number past bigint is numeric): still
-    compared, never an error."""
-    _postgresql_only()
-    for _ in range(6):
+def test_a_game_id_past_bigint_finds_no_game(client, duel, member):
+    """Any number in the URL: SQLite could not even bind one past bigint (a 500 before)."""
+    client.force_login(member)
+    for game_id in (services.GAME_ID_MAX, services.GAME_ID_MAX + 1, 10**30):
         with pytest.raises(services.GameNotFound):
-            services.play(game_id=10**30, user=member, version=0, action={"type": "draw"})
+            services.play(game_id=game_id, user=member, version=0, action={"type": "draw"})
+        url = reverse("games:move", args=[duel.group.slug, game_id])
+        assert client.post(url, {"act": "draw", "version": 0}, HTTP_HX_REQUEST="true").status_code == 404
