@@ -4,6 +4,7 @@ for the replay of a finished game, where every hand is public)."""
 from __future__ import annotations
 
 import functools
+from itertools import zip_longest
 
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -82,9 +83,28 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     """One log event in words (translated), or None for bookkeeping events. The sentence is the
     engine's (``engine.describe``); cards are drawn as cards instead of notation. The line depends on
     the event as this viewer sees it, the names and the language only: kept (see DESCRIBED_KEPT)."""
+    return _described_line(event, names, (get_language(), tuple(names.items())))
+
+
+def last_lines(events: list[dict], names: dict[int, str], limit: int = 0) -> list[SafeString]:
+    """The newest ``limit`` lines of ``events`` (every line for 0), newest first: the events are
+    described from the end back until there are enough (a page costs the same early and late in a deal);
+    the language and the names are read once for all of them."""
+    context = (get_language(), tuple(names.items()))
+    lines = []
+    for event in reversed(events):
+        line = _described_line(event, names, context)
+        if line is not None:
+            lines.append(line)
+            if len(lines) == limit:
+                break
+    return lines
+
+
+def _described_line(event: dict, names: dict[int, str], context: tuple) -> SafeString | None:
     if event.get("type") in BOOKKEEPING_EVENTS:
         return None
-    key = (get_language(), tuple(names.items()), repr(event))
+    key = (context, repr(event))
     line = _described.get(key)
     if line is None:
         line = _describe(event, names)
@@ -110,24 +130,52 @@ def _describe(event: dict, names: dict[int, str]) -> SafeString:
     return format_html(_(template), **shown)
 
 
-def _meld_item(meld: dict, layoff_ids: set[int], fresh: set[int], wild_ids=frozenset(), hints=None) -> dict:
+def meld_cards_html(cards: list[dict], plays_as=()) -> SafeString:
+    """A meld's cards side by side (no space between them); ``plays_as``: what each card plays as, in
+    words ("8S", "5"; empty where it plays as itself), shown under a wild card."""
+    return mark_safe(  # each escaped
+        "".join(
+            [
+                _card_html(card["id"], card["face"], words)
+                for card, words in zip_longest(cards, plays_as, fillvalue="")
+            ]
+        )
+    )
+
+
+def _plays_as(card: dict, face) -> str:
+    """What a table meld's card plays as, in notation, or "" when it plays as itself."""
+    words = face_text(tuple(face))
+    return words if words != card["face"] else ""
+
+
+def _meld_item(
+    meld: dict, layoff_ids: set[int], fresh: set[int], buttons: dict, wild_ids=frozenset(), hints=None
+) -> dict:
     """One table meld for the page. ``hints``: the meld ids the engine's suggestions name (``lay_off``,
-    ``exchange``, ``take``) so their buttons are marked, never the only ones shown."""
-    cards = []
-    for card, face in zip(meld["cards"], meld["plays_as"], strict=True):
-        shown = face_text(tuple(face))
-        cards.append(card_html(card, plays_as=shown if shown != card["face"] else ""))
+    ``exchange``, ``take``) so their buttons are marked, never the only ones shown. ``buttons``: which
+    of the meld's buttons the moves allowed now offer (decided here once, so the page's loop over the
+    melds only prints them)."""
     hints = hints or {}
+    can_lay_off = meld["id"] in layoff_ids
+    others = buttons["own_only"] and meld["owner"] != buttons["viewer"]  # not a meld they may add to
+    has_wild = any(card["id"] in wild_ids for card in meld["cards"])
     return {
         "id": meld["id"],
         "kind": meld["kind"],
         "owner": meld["owner"],
-        "cards": cards,
-        "can_lay_off": meld["id"] in layoff_ids,
-        "has_wild": any(card["id"] in wild_ids for card in meld["cards"]),
+        "cards": meld_cards_html(
+            meld["cards"],
+            [_plays_as(card, face) for card, face in zip(meld["cards"], meld["plays_as"], strict=True)],
+        ),
+        "can_lay_off": can_lay_off,
+        "has_wild": has_wild,
         "can_exchange": meld["id"] in hints.get("exchange", ()),
         "can_take": meld["id"] in hints.get("take", ()),
         "fresh": any(card["id"] in fresh for card in meld["cards"]),
+        "lay_off_button": not others and (can_lay_off or buttons["lay_off_anywhere"]),
+        "take_button": not others and buttons["take_onto"],
+        "exchange_button": has_wild and buttons["exchange"],
     }
 
 
@@ -186,10 +234,24 @@ def build(
         "exchange": {a["meld"] for a in offered if a["type"] == "exchange"},
         "take": {a["lay_off"]["meld"] for a in offered if a["type"] == "take_discard" and a.get("lay_off")},
     }
+    your_turn = viewer is not None and picture["your_turn"]
+    opened = viewer is not None and state.deal.opened[viewer]
+    variant = engine.HAND_VARIANTS[state.variant]
+    draw_phase = your_turn and state.deal.phase == engine.DRAW
+    play_phase = your_turn and state.deal.phase == engine.PLAY
+    has_discard = bool(picture["discard"]["top"])
+    # The moves the selection drives (the engine decides when the button is pressed):
+    buttons = {
+        "lay_off_anywhere": play_phase and opened,
+        "own_only": variant.layoff == "own",
+        "viewer": viewer,
+        "exchange": play_phase and (opened or not variant.exchange_needs_opening),
+        "take_onto": draw_phase and has_discard and opened and variant.discard_take != "new_meld",
+    }
     groups: dict = {}
     for meld in picture["melds"]:
         key = meld["team"] if picture["teams"] else meld["owner"]
-        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids, fresh, wild_ids, hints))
+        groups.setdefault(key, []).append(_meld_item(meld, layoff_ids, fresh, buttons, wild_ids, hints))
     meld_groups = []
     for key, melds in sorted(groups.items()):
         if picture["teams"]:
@@ -198,7 +260,7 @@ def build(
             title = names.get(key, "")
         meld_groups.append({"title": title, "melds": melds})
     takes, exchanges = [], []
-    for option, action in enumerate(moves.offers(legal)):
+    for option, action in enumerate(offered):
         if action["type"] == "take_discard":
             takes.append({"option": option, "label": _take_label(action, state)})
         else:
@@ -209,19 +271,7 @@ def build(
             )
             exchanges.append({"option": option, "label": label})
     meld_type = next((a["type"] for a in legal if a["type"] in ("meld", "announce")), None)
-    log_lines = []
-    for event in reversed(picture["log"]):
-        if len(log_lines) == LOG_LINES:
-            break
-        line = describe(event, names)
-        if line is not None:
-            log_lines.append(line)
-    your_turn = viewer is not None and picture["your_turn"]
-    opened = viewer is not None and state.deal.opened[viewer]
-    variant = engine.HAND_VARIANTS[state.variant]
-    draw_phase = your_turn and state.deal.phase == engine.DRAW
-    play_phase = your_turn and state.deal.phase == engine.PLAY
-    has_discard = bool(picture["discard"]["top"])
+    log_lines = last_lines(picture["log"], names, LOG_LINES)
     deals = [
         {"number": i + 1, "points": points, "void": void}
         for i, (points, void) in enumerate(
@@ -283,11 +333,6 @@ def build(
             "play_phase": play_phase,
             "has_discard": has_discard,
             "announce": your_turn and picture["opening_rule"] == "announcement" and not opened,
-            # The moves the selection drives (the engine decides when the button is pressed):
-            "lay_off_anywhere": play_phase and opened,
-            "lay_off_own_only": variant.layoff == "own",
-            "exchange": play_phase and (opened or not variant.exchange_needs_opening),
-            "take_onto": draw_phase and has_discard and opened and variant.discard_take != "new_meld",
             "takes_declare": any(a.get("declare_hand") for a in offered if a["type"] == "take_discard"),
             "take_declare": draw_phase and has_discard and variant.scoring == "kuwaiti" and not opened,
             "declare_any": play_phase and variant.scoring == "kuwaiti" and not opened,
@@ -384,7 +429,7 @@ def build_foot(
                 "melds": [
                     {
                         **meld,
-                        "cards": [card_html(card) for card in meld["cards"]],
+                        "cards": meld_cards_html(meld["cards"]),
                         "can_lay_off": meld["id"] in layoff_ids,
                         "fresh": any(card["id"] in fresh for card in meld["cards"]),
                     }
@@ -413,7 +458,7 @@ def build_foot(
                 cards=with_top,
             )
         takes.append({"option": option, "label": label})
-    log_lines = [line for line in (describe(e, names) for e in picture["log"]) if line is not None]
+    log_lines = last_lines(picture["log"], names, LOG_LINES)
     deals = [
         {"number": i + 1, "points": points, "void": False}
         for i, points in enumerate(picture["scores"]["deals"])
@@ -479,11 +524,10 @@ def build_foot(
             "play_phase": picture["your_turn"] and picture["phase"] == "play",
             "has_discard": picture["discard"]["takeable"],
             "announce": False,
-            "lay_off_anywhere": False,
         },
         "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
         "deal_fresh": bool(picture["last_deal"]) and sum(state.deal.turns) <= 1,
-        "log_lines": list(reversed(log_lines))[:30],
+        "log_lines": log_lines,
         "deals": deals,
         "totals": picture["scores"]["totals"],
         "last_deal": last_deal,

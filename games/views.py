@@ -9,6 +9,8 @@ the page and compares the game's revision before touching the session or the use
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,7 +19,7 @@ from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -72,7 +74,7 @@ def _staged(staged, state, viewer) -> dict:
     return {
         "staged": [
             {
-                "cards": [board.card_html(c, plays_as=c["plays_as"]) for c in meld.cards],
+                "cards": board.meld_cards_html(meld.cards, [c["plays_as"] for c in meld.cards]),
                 "value": meld.value,
                 "with_discard": meld.with_discard,
             }
@@ -120,6 +122,7 @@ def _context(
     seat = services.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
     sort = sort or _sort(request)
+    urls = game_urls(game.group.slug, game.pk, game.variant)
     context = {
         "group": game.group,
         "game": game,
@@ -131,12 +134,13 @@ def _context(
             for card_id, face in wild_choices
         ],
         "selected_ids": list(selected),
-        "poll_url": reverse("games:poll", args=[game.group.slug, game.pk])
+        "urls": urls,
+        "poll_url": urls["poll"]
         + f"?r={game.revision}&u={request.user.pk}&t={poll_token(game.pk, request.user.pk)}",
-        "move_url": reverse("games:move", args=[game.group.slug, game.pk]),
+        "move_url": urls["move"],
         "is_creator": game.created_by_id == request.user.pk,
         "chat": ChatPanel(game, request.user, seat),
-        "chat_url": reverse("games:chat", args=[game.group.slug, game.pk]),
+        "chat_url": urls["chat"],
     }
     if game.status == GameStatus.WAITING:
         context["whatsapp_url"] = game_notifications.whatsapp_invite_url(game)
@@ -169,6 +173,22 @@ def _context(
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context
+
+
+def game_urls(group_slug: str, game_id: int, variant: str) -> Mapping[str, str]:
+    """The links of a game's play page (``urls.log`` ...), reversed once per process for each game (a move's
+    answer has seven of them)."""
+    return _game_urls(get_script_prefix(), get_urlconf(), group_slug, game_id, variant)
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_urls(prefix: str, urlconf, group_slug: str, game_id: int, variant: str) -> Mapping[str, str]:
+    # ``prefix`` and ``urlconf`` (what reverse() reads besides the arguments) are part of the key only.
+    args = [group_slug, game_id]
+    urls = {name: reverse(f"games:{name}", args=args) for name in ("move", "poll", "chat", "log", "replay")}
+    urls["rules"] = reverse("games:rules", args=[variant])
+    urls["group"] = reverse("group_detail", args=[group_slug])
+    return MappingProxyType(urls)  # shared by every page of the game: read-only
 
 
 def _invitable(game, seats) -> list:
