@@ -220,6 +220,7 @@ def build(
         seat_rows.append(
             {
                 **row,
+                "number": number,
                 "name": names.get(number, ""),
                 "bot": number in bots,
                 "left": number in left,
@@ -286,8 +287,14 @@ def build(
             "winner": names.get(last["winner"]) if last.get("winner") is not None else None,
             "void": last.get("void"),
             "hand": last.get("finish") not in (None, "normal", "announcement"),
+            "stock_out": False,
             "rows": [
-                {"name": names.get(n, ""), "points": last["points"][n], "cards": cards_html(last["hands"][n])}
+                {
+                    "name": names.get(n, ""),
+                    "points": last["points"][n],
+                    "cards": cards_html(last["hands"][n]),
+                    "members": None,
+                }
                 for n in range(state.players)
             ],
         }
@@ -308,6 +315,7 @@ def build(
             {"name": names.get(n, ""), "cards": cards_html(hand)} for n, hand in enumerate(picture["hands"])
         ]
     context = {
+        "foot": False,
         "standings": standings,
         "final_hands": final_hands,
         "view": picture,
@@ -473,7 +481,12 @@ def build_foot(
             "hand": False,
             "stock_out": last.get("finish") == "stock",
             "rows": [
-                {"name": names.get(n, ""), "points": last["points"][n], "cards": cards_html(last["hands"][n])}
+                {
+                    "name": names.get(n, ""),
+                    "points": last["points"][n],
+                    "cards": cards_html(last["hands"][n]),
+                    "members": None,
+                }
                 for n in range(state.players)
             ],
         }
@@ -533,7 +546,9 @@ def build_foot(
         "last_deal": last_deal,
         "turn_name": names.get(picture["current"]) if picture["current"] is not None else None,
         "sort": sort,
+        "has_own_order": False,
     }
+    picture["deal"].setdefault("in_tie_break", False)  # Hand and Foot has none (the page asks)
     if picture["teams"]:
         read_as_teams(context, names, higher_wins=True)
     return context

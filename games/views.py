@@ -141,6 +141,8 @@ def _context(
         "is_creator": game.created_by_id == request.user.pk,
         "chat": ChatPanel(game, request.user, seat),
         "chat_url": urls["chat"],
+        "chat_error": None,
+        "chat_text": "",
     }
     if game.status == GameStatus.WAITING:
         context["whatsapp_url"] = game_notifications.whatsapp_invite_url(game)
@@ -166,8 +168,9 @@ def _context(
         )
         sort = context["board"]["sort"]
         context["panels"] = _panels(context["board"])
-        if context["board"].get("foot"):
-            context["table_template"] = "games/_foot_table.html"  # Hand and Foot's own table region
+        context["table_template"] = (
+            "games/_foot_table.html" if context["board"]["foot"] else "games/_table.html"
+        )  # Hand and Foot's own table region
         context |= _staged(staged, state, viewer)
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     if sort:

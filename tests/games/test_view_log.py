@@ -102,6 +102,20 @@ def test_the_play_page_says_what_happened_since_your_last_move(client, owner, st
         assert f'data-card="{card_id}"' in since
 
 
+def test_the_seats_that_moved_since_your_last_move_are_marked_at_the_table(client, owner, start_game):
+    game = start_game([owner, services.BOT], seed=77)
+    play_moves(game, owner, 1)
+    mine = Move.objects.filter(game=game, seat=0, kind="player").order_by("seq").last()
+    assert Move.objects.filter(game=game, seq__gt=mine.seq, seat=1).exists()  # the bot answered
+    client.force_login(owner)
+    html = client.get(url(game, "play")).content.decode()
+    seats = re.findall(r'<li class="seat([^"]*)">\s*<span class="seat-name">([^<]*?) ?<', html)
+    assert [(name, "seat-moved" in classes) for classes, name in seats] == [
+        (owner.name, False),
+        ("Bot 2", True),
+    ]
+
+
 def test_after_my_own_move_the_line_tells_only_what_the_bot_did(client, owner, start_game):
     game = start_game([owner, services.BOT], seed=77)
     game.refresh_from_db()

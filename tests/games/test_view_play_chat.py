@@ -71,7 +71,7 @@ def test_the_page_shows_only_the_newest_messages(client, duel, owner, settings):
     assert html.index("line 005") < html.index(f"line {SHOWN + 4:03d}")  # oldest first, newest last
 
 
-def test_a_moves_htmx_answer_keeps_the_pages_messages_and_reads_none(client, duel, owner, member):
+def test_a_moves_htmx_answer_keeps_the_pages_chat_panel_and_reads_no_message(client, duel, owner, member):
     write(duel, owner, "before the move")
     state = engine.from_json(duel.state)
     people = {s.number: s.user for s in duel.seats.all()}
@@ -82,8 +82,9 @@ def test_a_moves_htmx_answer_keeps_the_pages_messages_and_reads_none(client, due
     with CaptureQueriesContext(connection) as queries:
         response = client.post(url, press.as_post(duel.version), **HTMX)
     html = response.content.decode()
-    assert '<ol id="chat-log" class="chat-log" hx-preserve="true"></ol>' in html
+    assert '<div id="chat" class="chat" hx-preserve="true"></div>' in html  # kept as the page has it
     assert "before the move" not in html
+    assert 'id="chat-text"' not in html  # what the player is typing stays too
     assert not any("games_chatmessage" in q["sql"] for q in queries.captured_queries)
 
 
