@@ -321,6 +321,19 @@ def game_poll(request, group_slug, game_id):
     return response
 
 
+def _scores_unchanged(outcome: services.MoveOutcome) -> bool:
+    """Whether the score sheet the page shows is still right after this move: the move was applied on the
+    version the page showed, and no deal ended in it or in the bots' moves after it (a deal's end is
+    the only thing that changes the sheet)."""
+    state = outcome.state
+    return (
+        outcome.applied
+        and bool(outcome.moves)
+        and not state.finished
+        and all(move.deal == state.deal.number for move in outcome.moves)
+    )
+
+
 @_only("POST")
 def game_move(request, group_slug, game_id):
     """A press of a button on the play page: the form reads it once into a typed request, ONE service
@@ -346,6 +359,7 @@ def game_move(request, group_slug, game_id):
         sort="own" if outcome.arranged else None,
     )
     context["chat_keep"] = bool(request.htmx)  # the page keeps its chat messages: no query for them here
+    context["scores_keep"] = bool(request.htmx) and _scores_unchanged(outcome)
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [
             (name, value)

@@ -138,3 +138,39 @@ def test_an_outsiders_malformed_move_is_404_and_shows_nothing(client, duel, outs
         html = response.content.decode()
         assert "Mona Member" not in html
         assert "Olivia Owner" not in html
+
+
+KEPT_SHEET = '<div id="score-sheet" hx-preserve="true"></div>'
+
+
+def test_a_moves_answer_keeps_the_pages_score_sheet_until_a_deal_ends(client, owner, start_game):
+    """The sheet changes only when a deal ends: an answer in which none ended leaves the page's sheet as
+    it is (the answer does not grow with the game); the answer to the move that ends a deal, a refusal
+    and a poll render it."""
+    game = start_game([owner, services.BOT], seed=5)
+    client.force_login(owner)
+    kept = ended = 0
+    while True:
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+        if state.deal.number >= 1 or state.finished:
+            break
+        deal = state.deal.number
+        action = engine.bot_action(state, state.current)
+        for press in moves.requests_for(state, state.current, action):
+            html = client.post(url(game, "move"), press.as_post(game.version), **HTMX).content.decode()
+        game.refresh_from_db()
+        applied = engine.from_json(game.state)
+        if applied.deal.number == deal:
+            assert KEPT_SHEET in html
+            kept += 1
+        else:
+            assert KEPT_SHEET not in html
+            assert "Deal 1 result" in html
+            ended += 1
+    assert kept > 5
+    assert ended == 1
+    refusal = client.post(url(game, "move"), {"act": "discard", "version": game.version}, **HTMX)
+    assert KEPT_SHEET not in refusal.content.decode()
+    assert 'id="score-sheet"' in refusal.content.decode()
+    assert KEPT_SHEET not in client.get(url(game), **HTMX).content.decode()
