@@ -85,6 +85,7 @@ def test_a_moves_htmx_answer_keeps_the_pages_chat_panel_and_reads_no_message(cli
     assert '<div id="chat" class="chat" hx-preserve="true"></div>' in html  # kept as the page has it
     assert "before the move" not in html
     assert 'id="chat-text"' not in html  # what the player is typing stays too
+    assert '<form id="chat-form" class="chat-form" hx-preserve="true"></form>' in html
     assert not any("games_chatmessage" in q["sql"] for q in queries.captured_queries)
 
 

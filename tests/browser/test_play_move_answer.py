@@ -1,0 +1,116 @@
+"""A move's answer on the play page, in the browser: the page keeps its chat panel (messages and what the
+player is typing) and its score sheet while no deal ends (hx-preserve), the table and the log are new,
+and a seat that moved since the player's last move is marked. Screenshots at 360 and 1280 px, English
+and Arabic, light and dark (test-artifacts/, and notes/shots/render/ when that folder exists)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from games import engine, services
+from games.chat import ChatRequest
+from games.models import Game
+from tests.factories import MembershipFactory, PlayerGroupFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NOTES = Path("/work/wt/notes/shots/render")
+
+
+@pytest.fixture
+def second_deal(browser, live_server, log_in):
+    """Amira against Badr, the first deal played out (the score sheet has a line), Amira to draw in the
+    second deal after Badr's move, and a message of table talk."""
+    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
+    amira = MembershipFactory(group=group, user__display_name="Amira").user
+    badr = MembershipFactory(group=group, user__display_name="بدر").user
+    game = services.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr], seed=5
+    )
+    services.accept_seat(game_id=game.pk, user=badr)
+    people = [amira, badr]
+    while True:
+        game = Game.objects.get(pk=game.pk)
+        state = engine.from_json(game.state)
+        if state.deal.number == 1 and state.current == 0 and sum(state.deal.turns) >= 2:
+            break
+        seat = state.current
+        services.play(
+            game_id=game.pk, user=people[seat], version=game.version, action=engine.bot_action(state, seat)
+        )
+    services.chat(
+        game_id=game.pk,
+        group_slug=group.slug,
+        user=badr,
+        request=ChatRequest(action="post", text="يلا، دورك"),
+    )
+    contexts = []
+
+    def open_page(width, *, language="en", dark=False):
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport={"width": width, "height": 800 if width > 1000 else 740},
+            device_scale_factor=1,
+            is_mobile=width < 1000,
+            has_touch=width < 1000,
+            color_scheme="dark" if dark else "light",
+        )
+        contexts.append(context)
+        if language != "en":
+            context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page = context.new_page()
+        log_in(page, amira)
+        type(amira).objects.filter(pk=amira.pk).update(language=language)
+        page.goto(game.get_absolute_url())
+        return page
+
+    yield {"game": game, "open": open_page}
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_move_keeps_the_chat_and_the_score_sheet_and_marks_who_moved(
+    second_deal, screenshot, width, language, dark
+):
+    from playwright.sync_api import expect
+
+    page = second_deal["open"](width, language=language, dark=dark)
+    expect(page.locator("#seat-list .seat-moved")).to_have_count(1)  # Badr moved since Amira's last move
+    expect(page.locator("#seat-list .seat-moved .seat-name")).to_have_text("بدر")
+    name = f"{width}-{language}-{'dark' if dark else 'light'}"
+    _keep(screenshot(page, f"before-move-{name}"))
+    for panel in ("chat", "scores"):
+        if not page.locator(f"#panel-{panel}").evaluate("element => element.open"):
+            page.locator(f"#panel-{panel} > summary").click()
+    page.fill("#chat-text", "half a thought")
+    sheet = page.locator("#score-sheet").inner_html()
+    assert 'id="last-deal"' in sheet
+    expect(page.locator("#scores tbody tr")).to_have_count(1)
+    lines = page.locator("#log li").count()
+    page.evaluate(
+        "for (const id of ['game', 'chat', 'score-sheet']) document.getElementById(id).dataset.before = 'yes'"
+    )
+
+    page.locator("#chat-text").blur()  # (a first tap while the field has focus does not reach the button)
+    page.locator("#actions button[name=act][value=draw]").click()
+    expect(page.locator("#actions button[name=act][value=draw]")).to_have_count(0)  # the answer is in
+    expect(page.locator("#log li")).to_have_count(lines + 1)  # the log is new
+    expect(page.locator("#chat-log .chat-text")).to_have_text(["يلا، دورك"])  # the chat panel is kept
+    assert page.input_value("#chat-text") == "half a thought"
+    assert page.locator("#score-sheet").inner_html() == sheet  # the sheet is kept as it was
+    for kept in ("#chat", "#score-sheet"):  # the page's own elements, not new copies
+        expect(page.locator(f"{kept}[data-before=yes]")).to_have_count(1)
+    expect(page.locator("#game[data-before]")).to_have_count(0)
+    expect(page.locator("#scores tbody tr")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    _keep(screenshot(page, f"move-answer-{name}"))
+
+
+def _keep(path):
+    if NOTES.parent.exists():
+        NOTES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, NOTES / path.name)
