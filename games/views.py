@@ -205,7 +205,7 @@ def _invitable(game, seats) -> list:
 
 class ChatPanel:
     """The chat panel's facts for the template, each read only when the template asks (a move's htmx
-    answer keeps the page's message list, ``chat_keep``, and reads nothing)."""
+    answer keeps the page's chat panel, ``move_answer``, and reads nothing)."""
 
     def __init__(self, game, user, seat, membership=None):
         self.game, self.user, self.seat, self._membership = game, user, seat, membership
@@ -358,7 +358,8 @@ def game_move(request, group_slug, game_id):
         moves=outcome.moves,
         sort="own" if outcome.arranged else None,
     )
-    context["chat_keep"] = bool(request.htmx)  # the page keeps its chat messages: no query for them here
+    # An htmx answer: the page keeps its chat panel and form (no query for the messages) and its token field.
+    context["move_answer"] = bool(request.htmx)
     context["scores_keep"] = bool(request.htmx) and _scores_unchanged(outcome)
     if outcome.wild_choices:  # the same press again, with the wild card named
         context["repeat"] = [("act", move.act)] + [

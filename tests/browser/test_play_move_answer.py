@@ -108,6 +108,12 @@ def test_a_move_keeps_the_chat_and_the_score_sheet_and_marks_who_moved(
     expect(page.locator("#scores tbody tr")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     _keep(screenshot(page, f"move-answer-{name}"))
+    # The next press goes through with the token field the page kept (the live server checks it).
+    expect(page.locator("#play-csrf[value]")).to_have_count(1)
+    page.locator("#hand label").first.click(position={"x": 8, "y": 12})
+    page.locator("#actions button[name=act][value=discard]").click()
+    expect(page.locator("#actions .waiting-turn")).to_be_visible()
+    expect(page.locator("#move-error")).to_have_count(0)
 
 
 def _keep(path):

@@ -174,3 +174,18 @@ def test_a_moves_answer_keeps_the_pages_score_sheet_until_a_deal_ends(client, ow
     assert KEPT_SHEET not in refusal.content.decode()
     assert 'id="score-sheet"' in refusal.content.decode()
     assert KEPT_SHEET not in client.get(url(game), **HTMX).content.decode()
+
+
+def test_a_moves_answer_keeps_the_pages_token_field_and_masks_no_new_token(client, duel):
+    state = engine.from_json(duel.state)
+    client.force_login(people(duel)[state.current])
+    page = client.get(url(duel)).content.decode()
+    assert re.search(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+" id="play-csrf">', page)
+    press = moves.requests_for(state, state.current, engine.bot_action(state, state.current))[0]
+    answer = client.post(url(duel, "move"), press.as_post(duel.version), **HTMX)
+    html = answer.content.decode()
+    assert '<input type="hidden" name="csrfmiddlewaretoken" id="play-csrf" hx-preserve="true">' in html
+    assert 'value="' not in html.split('id="play-csrf"')[0].rsplit("<input", 1)[1]
+    assert "csrftoken" not in answer.cookies  # no token was made for it
+    refreshed = client.get(url(duel), **HTMX).content.decode()  # a refresh of #game brings a new one
+    assert re.search(r'name="csrfmiddlewaretoken" value="[^"]+" id="play-csrf">', refreshed)
