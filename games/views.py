@@ -181,7 +181,9 @@ def _context(
 def game_urls(group_slug: str, game_id: int, variant: str) -> Mapping[str, str]:
     """The links of a game's play page (``urls.log`` ...), reversed once per process for each game (a move's
     answer has seven of them)."""
-    return _game_urls(get_script_prefix(), get_urlconf(), group_slug, game_id, variant)
+    return _game_urls(
+        get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF, group_slug, game_id, variant
+    )
 
 
 @functools.lru_cache(maxsize=4096)
