@@ -579,6 +579,7 @@ def register_all() -> None:
             hold_while_present=True,
             one_unread_email_per_topic=True,
             batch=True,
+            swept=True,  # a move publishes no task: the minute's sweep e-mails whoever is away
             **common,
         )
     )

@@ -89,6 +89,10 @@ class Kind:
     hold_while_present: bool = False  # no e-mail while the person is on the site (PRESENT_FOR + grace)
     one_unread_email_per_topic: bool = False  # no second e-mail about a topic until it is opened
     batch: bool = False  # rows of this kind waiting for one person together make one e-mail
+    swept: bool = False
+    """E-mailed by the outbox's sweep (``send_pending_notifications``, every minute), never queued by the
+    write: the writer's request publishes no task. For frequent kinds whose e-mail can wait a minute
+    and usually does not leave at all (a turn passes while the next player is at the table)."""
 
 
 @dataclass(frozen=True)

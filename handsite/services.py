@@ -524,7 +524,8 @@ def notify(
             )
     except IntegrityError:
         return None
-    queue_sending(notification.pk)
+    if not notifications.kind_of(kind).swept:
+        queue_sending(notification.pk)
     return notification
 
 
@@ -544,7 +545,7 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     user id), ``kind``, ``key`` and optionally ``topic``, ``subject``, ``body``, ``link``, ``data``,
     ``send_after``. Queues the sending after the commit, SEND_CHUNK rows per task. Returns the new ids.
     Rows of a kind registered as in-site only (``notifications.EMAIL_NEVER``) are written as not
-    e-mailed and queue nothing."""
+    e-mailed and queue nothing; rows of a swept kind (``Kind.swept``) wait for the minute's sweep."""
     if not rows:
         return []
     now = now or timezone.now()
@@ -575,13 +576,17 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     )
     sql = (
         f"INSERT INTO {quote(Notification._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}, {quote('state')}"
+        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}, {quote('state')}, {quote('kind')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
-    ids = [row_id for row_id, _state in found]
-    queued = [row_id for row_id, state in found if state == NotificationState.PENDING]
+    ids = [row_id for row_id, _state, _kind in found]
+    queued = [
+        row_id
+        for row_id, state, kind in found
+        if state == NotificationState.PENDING and not notifications.kind_of(kind).swept
+    ]
     if queued:
         from handsite.tasks import send_notifications
 

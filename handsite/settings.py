@@ -306,8 +306,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("mail", "scans", "results", "celery")]
 CELERY_TASK_ROUTES = {
-    "handsite.tasks.send_*": {"queue": "mail"},  # turn e-mails, reminders, invitations
-    "handsite.tasks.send_pending_notifications": {"queue": "scans"},
+    # turn e-mails (through the minute's send_pending_notifications sweep), reminders, invitations
+    "handsite.tasks.send_*": {"queue": "mail"},
     "*.tasks.scan_*": {"queue": "scans"},
     "handsite.tasks.make_daily_digests": {"queue": "scans"},
     "handsite.tasks.purge_stale_invitations": {"queue": "scans"},

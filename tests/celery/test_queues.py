@@ -24,7 +24,7 @@ EXPECTED = {
     "handsite.tasks.send_notification": "mail",
     "handsite.tasks.send_notifications": "mail",
     "handsite.tasks.send_invitation_email": "mail",
-    "handsite.tasks.send_pending_notifications": "scans",
+    "handsite.tasks.send_pending_notifications": "mail",
     "handsite.tasks.make_daily_digests": "scans",
     "handsite.tasks.purge_stale_invitations": "scans",
     "games.tasks.scan_reminders": "scans",

@@ -70,9 +70,13 @@ def test_a_polling_player_gets_it_in_site_then_one_email_after_the_grace_and_non
         play_one_turn(game)  # the turn passes to the waiter, who has the page open
     row = Notification.objects.get(user=waiter, kind=game_notifications.YOUR_TURN)
     assert row.state == NotificationState.PENDING
+    assert row.send_after == T0 + 1.5 * MINUTE  # the move queued nothing: the minute's sweep decides
+    assert notifications.unread_count(waiter) == 1  # in-site at once
+    with at(2):
+        assert site_services.deliver_pending()["waiting"] == 1
+    row.refresh_from_db()
     assert row.send_after == T0 + 11 * MINUTE  # seen at 0:01, grace 10 minutes
     assert emails_to(waiter) == []
-    assert notifications.unread_count(waiter) == 1  # in-site at once
     for minute in (2, 3, 4, 5):  # still on the page
         with at(minute):
             poll(client, game, waiter)
@@ -143,6 +147,8 @@ def test_a_vacation_holds_your_turn_emails_until_it_ends(
         game = make_game()
         if player_to_move(game) != member:
             play_one_turn(game)
+    with at(2):
+        assert site_services.deliver_pending()["waiting"] == 1  # the minute's sweep holds it
     row = Notification.objects.get(user=member, kind=game_notifications.YOUR_TURN)
     assert row.state == NotificationState.PENDING
     assert row.send_after == T0 + dt.timedelta(days=2)
