@@ -79,9 +79,9 @@ def send_notifications(notification_ids: list[int]) -> dict:
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def send_pending_notifications() -> dict:
-    """Beat, every minute: whatever is still pending and due (broker was down, a worker died, quiet
-    hours ended, a retry is due)."""
-    return services.deliver_pending()
+    """Beat, every minute: queues whatever is pending and due (turn e-mails, which no request queues; the
+    broker was down, a worker died, quiet hours ended, a retry is due) to the mail workers."""
+    return services.queue_pending()
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)

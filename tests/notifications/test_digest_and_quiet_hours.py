@@ -31,13 +31,13 @@ def test_a_turn_email_in_quiet_hours_waits_and_goes_out_once_they_end(make_game,
         row = Notification.objects.get(topic=game_topic(game.pk))
         prefs(row.user, time_zone="Asia/Amman", quiet_start=dt.time(22), quiet_end=dt.time(7))
         assert tasks.send_notification(row.pk) == "waiting"
-        assert tasks.send_pending_notifications() == {"released": 0}
+        assert tasks.send_pending_notifications() == {"released": 0, "queued": 0}
     row.refresh_from_db()
     assert row.state == NotificationState.PENDING
     assert row.send_after == dt.datetime(2026, 3, 3, 4, 0, tzinfo=dt.UTC)
     assert mail.outbox == []
     with time_machine.travel(row.send_after, tick=False):
-        assert tasks.send_pending_notifications() == {"released": 0, "sent": 1}
+        assert tasks.send_pending_notifications() == {"released": 0, "queued": 1}
     assert len(mail.outbox) == 1
 
 
@@ -57,7 +57,7 @@ def test_the_digest_lists_every_waiting_game_soonest_deadline_first_once_a_day(
         assert tasks.make_daily_digests() == 0
     with time_machine.travel(morning, tick=False):
         assert tasks.make_daily_digests() == 1
-        assert tasks.send_pending_notifications() == {"released": 0, "sent": 1}
+        assert tasks.send_pending_notifications() == {"released": 0, "queued": 1}
     with time_machine.travel(morning + dt.timedelta(hours=3), tick=False):
         assert tasks.make_daily_digests() == 0
     assert len(mail.outbox) == 1

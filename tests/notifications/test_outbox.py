@@ -216,3 +216,19 @@ def test_a_kind_that_is_not_swept_is_still_queued_after_the_commit(
         site_services.notify_many([{"recipient": member.pk, "kind": "plain", "key": "b", "subject": "Again"}])
     assert len(callbacks) == 2
     assert sorted(message.subject for message in mail.outbox) == ["[Hand] Again", "[Hand] Hello"]
+
+
+def test_the_minute_sweep_queues_every_due_row_for_the_mail_workers_and_each_is_sent_once(member, swept_kind):
+    site_services.notify_many(
+        [
+            {"recipient": member.pk, "kind": swept_kind, "key": f"k{n}", "subject": f"Row {n}"}
+            for n in range(60)
+        ]
+    )
+    assert mail.outbox == []
+    assert site_services.queue_pending(limit=50) == {"released": 0, "queued": 50}  # 2 tasks of 25
+    assert Notification.objects.filter(state=NotificationState.PENDING).count() == 10  # the next minute's
+    assert tasks.send_pending_notifications() == {"released": 0, "queued": 10}
+    assert tasks.send_pending_notifications() == {"released": 0, "queued": 0}
+    assert len(mail.outbox) == 60
+    assert set(Notification.objects.values_list("state", flat=True)) == {NotificationState.SENT}
