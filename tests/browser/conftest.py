@@ -115,3 +115,37 @@ def log_in(live_server):
         )
 
     return do
+
+
+@pytest.fixture
+def open_as(browser, live_server, log_in):
+    """``open_as(user, url, width)``: a new browser context logged in as ``user`` and the page at ``url``
+    in it — a phone below 1000 px (touch; 740 px high unless ``height``), a desktop above (800 px high);
+    ``language`` (the cookie, and the person's own language, set after logging in, which stores one),
+    ``dark`` for the dark colour scheme, ``scale`` the device pixel ratio. Its contexts close at the end."""
+    from handsite import services as site_services
+
+    contexts = []
+
+    def open_page(user, url, width, height=None, *, language="en", dark=False, scale=1):
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport={"width": width, "height": height or (800 if width > 1000 else 740)},
+            device_scale_factor=scale,
+            is_mobile=width < 1000,
+            has_touch=width < 1000,
+            color_scheme="dark" if dark else "light",
+        )
+        contexts.append(context)
+        if language != "en":
+            context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page = context.new_page()
+        log_in(page, user)
+        type(user).objects.filter(pk=user.pk).update(language=language)
+        site_services.forget_user(user.pk)  # update() sends no signal: the cached copy goes by hand
+        page.goto(url)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -19,7 +19,7 @@ NOTES = Path("/work/wt/notes/shots/render")
 
 
 @pytest.fixture
-def second_deal(browser, live_server, log_in):
+def second_deal(open_as):
     """Amira against Badr, the first deal played out (the score sheet has a line), Amira to draw in the
     second deal after Badr's move, and a message of table talk."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
@@ -45,29 +45,11 @@ def second_deal(browser, live_server, log_in):
         user=badr,
         request=ChatRequest(action="post", text="يلا، دورك"),
     )
-    contexts = []
 
     def open_page(width, *, language="en", dark=False):
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": 800 if width > 1000 else 740},
-            device_scale_factor=1,
-            is_mobile=width < 1000,
-            has_touch=width < 1000,
-            color_scheme="dark" if dark else "light",
-        )
-        contexts.append(context)
-        if language != "en":
-            context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-        page = context.new_page()
-        log_in(page, amira)
-        type(amira).objects.filter(pk=amira.pk).update(language=language)
-        page.goto(game.get_absolute_url())
-        return page
+        return open_as(amira, game.get_absolute_url(), width, language=language, dark=dark)
 
-    yield {"game": game, "open": open_page}
-    for context in contexts:
-        context.close()
+    return {"game": game, "open": open_page}
 
 
 @pytest.mark.parametrize("width", [360, 1280])

@@ -18,7 +18,7 @@ OTHER = "2S 4S 6S 8C 10C QC 3D 5H 7D 9C JC AD AS 3S"
 
 
 @pytest.fixture
-def table(browser, live_server, log_in):
+def table(open_as):
     """A classic game Amira (to play, with chosen cards) against a bot, some melds on the table."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
@@ -37,29 +37,14 @@ def table(browser, live_server, log_in):
     state.deal.turns = [2, 2]
     rigged = engine.to_json(state)
     Game.objects.filter(pk=game.pk).update(state=rigged, turn_seat=0, revision=game.revision + 1)
-    contexts = []
 
     def open_page(width, height, *, language="en", dark=False):
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": height},
-            device_scale_factor=1 if width > 1000 else 2,
-            is_mobile=width < 1000,
-            has_touch=width < 1000,
-            color_scheme="dark" if dark else "light",
+        scale = 1 if width > 1000 else 2
+        return open_as(
+            amira, game.get_absolute_url(), width, height, language=language, dark=dark, scale=scale
         )
-        contexts.append(context)
-        if language != "en":
-            context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-        page = context.new_page()
-        log_in(page, amira)  # (logging in stores a language on the person: set theirs after it)
-        type(amira).objects.filter(pk=amira.pk).update(language=language)
-        page.goto(game.get_absolute_url())
-        return page
 
-    yield {"game": game, "open": open_page, "amira": amira}
-    for context in contexts:
-        context.close()
+    return {"game": game, "open": open_page, "amira": amira}
 
 
 def _inside(page, selector):
@@ -148,7 +133,7 @@ EXCHANGER = "7H 8H 9H 10H 5S 6S JK 7S 2C 4D 6C 8D QS 3C 5D"
 
 
 @pytest.fixture
-def exchange_table(browser, live_server, log_in):
+def exchange_table(open_as):
     """classic, Amira to play (play phase): she has opened with 7♥-10♥ and 5♠ 6♠ 🃏 (the joker as 7♠)
     and holds 7♠ 2♣ 4♦ 6♣ 8♦ Q♠ 3♣ 5♦."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
@@ -181,27 +166,11 @@ def exchange_table(browser, live_server, log_in):
     Game.objects.filter(pk=game.pk).update(
         state=engine.to_json(state), version=state.version, turn_seat=0, revision=game.revision + 1
     )
-    contexts = []
 
     def open_page(width, height=800, *, language="en", dark=False):
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": height},
-            device_scale_factor=1,
-            is_mobile=width < 1000,
-            has_touch=width < 1000,
-            color_scheme="dark" if dark else "light",
-        )
-        contexts.append(context)
-        page = context.new_page()
-        log_in(page, amira)
-        type(amira).objects.filter(pk=amira.pk).update(language=language)
-        page.goto(game.get_absolute_url())
-        return page
+        return open_as(amira, game.get_absolute_url(), width, height, language=language, dark=dark)
 
-    yield {"game": game, "open": open_page, "ids": ids, "joker_meld": joker_meld}
-    for context in contexts:
-        context.close()
+    return {"game": game, "open": open_page, "ids": ids, "joker_meld": joker_meld}
 
 
 def _tap(page, card_id):

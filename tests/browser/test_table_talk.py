@@ -20,7 +20,7 @@ NOTES = Path("/work/wt/notes/shots/chat")
 
 
 @pytest.fixture
-def talk(browser, live_server, log_in):
+def talk(open_as):
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
     badr = MembershipFactory(group=group, user__display_name="بدر").user
@@ -29,7 +29,6 @@ def talk(browser, live_server, log_in):
     )
     services.accept_seat(game_id=game.pk, user=badr)
     game = Game.objects.get(pk=game.pk)
-    contexts = []
 
     def say(user, text):
         outcome = services.chat(
@@ -38,26 +37,9 @@ def talk(browser, live_server, log_in):
         assert outcome.error is None
 
     def open_page(user, width, *, language="en", dark=False):
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": 800 if width > 1000 else 740},
-            device_scale_factor=1,
-            is_mobile=width < 1000,
-            has_touch=width < 1000,
-            color_scheme="dark" if dark else "light",
-        )
-        contexts.append(context)
-        if language != "en":
-            context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-        page = context.new_page()
-        log_in(page, user)
-        type(user).objects.filter(pk=user.pk).update(language=language)
-        page.goto(game.get_absolute_url())
-        return page
+        return open_as(user, game.get_absolute_url(), width, language=language, dark=dark)
 
-    yield {"game": game, "amira": amira, "badr": badr, "say": say, "open": open_page}
-    for context in contexts:
-        context.close()
+    return {"game": game, "amira": amira, "badr": badr, "say": say, "open": open_page}
 
 
 def _no_sideways_scroll(page):
