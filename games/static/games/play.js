@@ -6,6 +6,10 @@
 //    decides whether the move is legal.
 // 4. The hand (#hand[data-arrange]) can be rearranged by dragging a card (pointer events: mouse, pen or
 //    touch); the new order is posted like any other press (act=arrange, order=ids), kept per seat.
+// 5. A press in the dock while the chat field has focus keeps the focus there until the click is done.
+//    While the field has focus, chat.css lets the dock step back to its place below; if the press took
+//    the focus away (mousedown, or the mouse events of a tap), the dock would spring back to the bottom
+//    of the screen between mousedown and mouseup and the click (a tap on "Draw") would be lost.
 (() => {
   let kept = [];
   let openPanels = null;
@@ -126,4 +130,20 @@
     },
     true,
   );
+
+  // A press in the dock while typing in the chat (5).
+  let pressWhileTyping = false;
+  document.addEventListener("mousedown", (event) => {
+    pressWhileTyping = false;
+    const field = document.getElementById("chat-text");
+    if (!field || document.activeElement !== field || !(event.target.closest && event.target.closest(".dock"))) return;
+    event.preventDefault(); // no focus change: the dock stays where the press began
+    pressWhileTyping = true;
+  });
+  document.addEventListener("click", () => {
+    if (!pressWhileTyping) return;
+    pressWhileTyping = false;
+    // After the click has done its work, the field lets go as it would have on mousedown.
+    setTimeout(() => document.getElementById("chat-text")?.blur(), 0);
+  });
 })();
