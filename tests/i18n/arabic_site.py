@@ -32,6 +32,7 @@ ALLOWED = re.compile(
     r"|(?<![\w-])(?:10|[2-9AJQK])+(?![\w-])"  # a picker's row of ranks
     r"|\b(?:CSV|JSON|UTC|English)\b|https?://\S+"
 )
+LINKS = re.compile(r"https?://\S+|[\w.+-]+@[\w.-]+")
 ZONES = sorted(zoneinfo.available_timezones(), key=len, reverse=True)
 VISIBLE_ATTRIBUTES = ("placeholder", "aria-label", "title", "alt")
 INLINE = frozenset(
@@ -177,7 +178,7 @@ def visible_text(html: str) -> str:
 def english_words(html: str, names: list[str]) -> list[str]:
     """Words in Latin letters a person sees, leaving out names (of people, the group, a sheet) and
     card notation."""
-    text = visible_text(html)
+    text = LINKS.sub(" ", visible_text(html))  # first: a name inside a link's random token would split it
     for name in [*ZONES, *names]:
         text = text.replace(name, " ")
     text = ALLOWED.sub(" ", text)
