@@ -11,7 +11,6 @@ import pytest
 from games import engine, services
 from games.chat import ChatRequest
 from games.models import Game
-from tests.factories import MembershipFactory, PlayerGroupFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,16 +18,10 @@ NOTES = Path("/work/wt/notes/shots/render")
 
 
 @pytest.fixture
-def second_deal(open_as):
+def second_deal(open_as, amira_and_badr):
     """Amira against Badr, the first deal played out (the score sheet has a line), Amira to draw in the
     second deal after Badr's move, and a message of table talk."""
-    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
-    amira = MembershipFactory(group=group, user__display_name="Amira").user
-    badr = MembershipFactory(group=group, user__display_name="بدر").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr], seed=5
-    )
-    services.accept_seat(game_id=game.pk, user=badr)
+    group, amira, badr, game = amira_and_badr
     people = [amira, badr]
     while True:
         game = Game.objects.get(pk=game.pk)

@@ -12,7 +12,6 @@ from games import services
 from games.chat import ChatRequest
 from games.models import Game
 from handsite.models import Notification
-from tests.factories import MembershipFactory, PlayerGroupFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,15 +19,8 @@ NOTES = Path("/work/wt/notes/shots/chat")
 
 
 @pytest.fixture
-def talk(open_as):
-    group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
-    amira = MembershipFactory(group=group, user__display_name="Amira").user
-    badr = MembershipFactory(group=group, user__display_name="بدر").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr], seed=5
-    )
-    services.accept_seat(game_id=game.pk, user=badr)
-    game = Game.objects.get(pk=game.pk)
+def talk(open_as, amira_and_badr):
+    group, amira, badr, game = amira_and_badr
 
     def say(user, text):
         outcome = services.chat(
