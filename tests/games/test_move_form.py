@@ -78,3 +78,23 @@ def test_to_action_and_requests_for_are_inverse_over_a_whole_bot_game():
             assert engine.to_json(state) == engine.to_json(twin), (action, made)
             seen.add(action["type"])
     assert {"draw", "discard", "meld"} <= seen
+
+
+def test_reading_a_press_copies_none_of_the_forms_fields(monkeypatch):
+    """A Django form deep-copies its fields for each instance (more CPU than reading the press): the
+    move form shares its fields, read-only, between requests."""
+    import copy
+
+    def no_copy(*args, **kwargs):
+        raise AssertionError("a move's form copied its fields")
+
+    monkeypatch.setattr(copy, "deepcopy", no_copy)
+    assert read("act=meld&cards=1&cards=2&version=3&wild=2:7S") == moves.MoveRequest(
+        act="meld", version=3, cards=(1, 2), wild_as=((2, "7S"),)
+    )
+    assert read("act=discard&cards=x").problem == "Choose the cards by tapping them."
+
+
+def test_an_absent_number_and_an_empty_one_read_the_same():
+    assert read("act=draw") == moves.MoveRequest(act="draw")
+    assert read("act=draw&version=&meld=&option=&lay_off=&offer=&unstage=") == moves.MoveRequest(act="draw")
