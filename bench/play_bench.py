@@ -8,7 +8,9 @@
    keep-alive connections), three rounds. Each round has five phases:
    - ``trivial``: the logged-out welcome page only (no query): the stack's own limit;
    - ``move``: each client plays moves in its own game (the actions are computed before the phase, so
-     the clients spend no CPU on the engine while timing);
+     the clients spend no CPU on the engine while timing). Each POST is a move request, counted and
+     timed on its own: a move that lays down melds is the page's presses (put each meld aside, then lay
+     down), about one move in twenty;
    - ``poll``: each client polls its game, unchanged (the 204 answer);
    - ``move+trivial`` and ``poll+trivial``: each client alternates the two, so both kinds of request
      queue behind the same load.
@@ -317,7 +319,9 @@ class Player:
     def connect(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
 
-    def move(self, conn) -> int:
+    def move(self, conn) -> list[tuple[str, float, int]]:
+        """Plays the next planned move: one POST per press of the page (a move that lays down melds is
+        several). Each POST is a move request, timed on its own: ``[("move", seconds, status), ...]``."""
         seat, bodies = self.planned.pop(0)
         headers = {
             "Content-Type": "application/x-www-form-urlencoded",
@@ -326,13 +330,16 @@ class Player:
             "HX-Request": "true",
             "Referer": f"http://127.0.0.1:{self.port}/",
         }
+        requests = []
         for body in bodies:
+            began = time.perf_counter()
             conn.request("POST", self.move_url, body, headers)
             response = conn.getresponse()
             response.read()
+            requests.append(("move", time.perf_counter() - began, response.status))
             if response.status != 200:
                 break
-        return response.status
+        return requests
 
     def refresh_poll_url(self) -> None:
         """The poll of a page showing the game as it is now (so the polls find it unchanged)."""
@@ -410,7 +417,7 @@ def throughput(port: int, rounds: int) -> dict:
     players = [Player(index, port) for index in range(CLIENTS)]
     for player in players:
         player.plan_moves(PREPLAY_MOVES)
-    run_phase(players, lambda p, c, i: [timed("move", lambda: p.move(c))], PREPLAY_MOVES)  # not counted
+    run_phase(players, lambda p, c, i: p.move(c), PREPLAY_MOVES)  # not counted
     print(
         f"{CLIENTS} games, {PREPLAY_MOVES} moves played in each before the timing "
         f"({time.perf_counter() - t0:.0f} s)"
@@ -428,9 +435,7 @@ def throughput(port: int, rounds: int) -> dict:
         )
         for player in players:
             player.plan_moves(1 + MOVES_PER_CLIENT)
-        moves = run_phase(
-            players, lambda p, c, i: [timed("move", lambda: p.move(c))], MOVES_PER_CLIENT, warm_move
-        )
+        moves = run_phase(players, lambda p, c, i: p.move(c), MOVES_PER_CLIENT, warm_move)
         for player in players:
             player.refresh_poll_url()
         polls = run_phase(
@@ -442,10 +447,7 @@ def throughput(port: int, rounds: int) -> dict:
             player.plan_moves(MIXED_MOVES_PER_CLIENT)
         mixed_move = run_phase(
             players,
-            lambda p, c, i: [
-                timed("move", lambda: p.move(c)),
-                timed("trivial", lambda: p.get(c, "/", logged_in=False)),
-            ],
+            lambda p, c, i: [*p.move(c), timed("trivial", lambda: p.get(c, "/", logged_in=False))],
             MIXED_MOVES_PER_CLIENT,
         )
         for player in players:
