@@ -23,7 +23,7 @@ import secrets
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, send_mail
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -539,6 +539,92 @@ SEND_CHUNK = 25
 """Notifications one sending task delivers when a scan writes many (one broker message per chunk)."""
 
 
+class _NotificationInsert:
+    """The INSERT of :func:`notify_many` for one database: its SQL built once per process and number of
+    rows (up to :data:`INSERT_ROWS_BUILT`), each row's values prepared straight from its dict as
+    ``Notification(...)``'s fields would give them (``pre_save`` then ``get_db_prep_save``; the columns
+    a row does not name get their field's default, a constant prepared once), with no model instance:
+    building one per row, and the column types of the ``VALUES`` list at every call, were most of a
+    move's "your turn" row (the ORM's instances give the same parameters: tested)."""
+
+    _built: dict[tuple, _NotificationInsert] = {}
+
+    NAMED = (
+        "state",
+        "user_id",
+        "kind",
+        "key",
+        "topic",
+        "subject",
+        "body",
+        "link",
+        "data",
+        "send_after",
+        "created_at",
+    )
+    """The columns a row's dict (or the write itself: state, created_at) gives."""
+
+    @classmethod
+    def of(cls, db) -> _NotificationInsert:
+        key = (db.alias, db.vendor)
+        if key not in cls._built:
+            cls._built[key] = cls(db)
+        return cls._built[key]
+
+    def __init__(self, db) -> None:
+        fields = [f for f in Notification._meta.concrete_fields if not f.primary_key]
+        # [(attname, field, whether the row gives the value, else the default prepared once)]
+        self.columns = []
+        for f in fields:
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+                raise TypeError(f"{f}: pre_save would set it (write it through the ORM)")
+            if f.attname in self.NAMED:
+                self.columns.append((f.attname, f, True, None))
+            elif f.has_default() and callable(f.default):
+                raise TypeError(f"{f}: a default made at each save (name it in NAMED)")
+            else:
+                self.columns.append((f.attname, f, False, f.get_db_prep_save(f.get_default(), db)))
+        qn = db.ops.quote_name
+        source, _params = bulk.rows(fields, [[None] * len(fields)])  # the default database's
+        self.row = source.removeprefix("VALUES ")
+        names = ", ".join(qn(f.column) for f in fields)
+        self.head = f"INSERT INTO {qn(Notification._meta.db_table)} ({names}) VALUES "
+        self.tail = f" ON CONFLICT DO NOTHING RETURNING {qn('id')}, {qn('state')}, {qn('kind')}"
+        self._sql: dict[int, str] = {}
+
+    def sql(self, count: int) -> str:
+        sql = self._sql.get(count)
+        if sql is None:
+            sql = self.head + ", ".join([self.row] * count) + self.tail
+            if count <= INSERT_ROWS_BUILT:
+                self._sql[count] = sql
+        return sql
+
+    def values(self, row: dict, *, state: str, now, db) -> list:
+        given = {
+            "state": state,
+            "user_id": row["recipient"],
+            "kind": row["kind"],
+            "key": row["key"],
+            "topic": row.get("topic", ""),
+            "subject": row.get("subject", "")[:200],
+            "body": row.get("body", ""),
+            "link": row.get("link", ""),
+            "data": row.get("data") or {},
+            "send_after": row.get("send_after") or now,
+            "created_at": now,
+        }
+        return [
+            f.get_db_prep_save(given[name], db) if named else constant
+            for name, f, named, constant in self.columns
+        ]
+
+
+INSERT_ROWS_BUILT = 16
+"""Up to this many rows, :func:`notify_many`'s INSERT text is kept per number of rows (a move writes one;
+a scan's batches, more, are built at each call from the row's text kept once)."""
+
+
 def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> list[int]:
     """:func:`notify` for many rows at once (a scan's batch): ONE query whatever their number, rows
     whose ``key`` exists already skipped (exactly-once as with notify). Each row has ``recipient`` (a
@@ -552,34 +638,18 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
     never = {
         row["kind"] for row in rows if notifications.kind_of(row["kind"]).email == notifications.EMAIL_NEVER
     }
-    objects = [
-        Notification(
+    db = connections[DEFAULT_DB_ALIAS]
+    insert = _NotificationInsert.of(db)
+    params = []
+    for row in rows:
+        params += insert.values(
+            row,
             state=NotificationState.SKIPPED if row["kind"] in never else NotificationState.PENDING,
-            user_id=row["recipient"],
-            kind=row["kind"],
-            key=row["key"],
-            topic=row.get("topic", ""),
-            subject=row.get("subject", "")[:200],
-            body=row.get("body", ""),
-            link=row.get("link", ""),
-            data=row.get("data") or {},
-            send_after=row.get("send_after") or now,
-            created_at=now,
+            now=now,
+            db=db,
         )
-        for row in rows
-    ]
-    fields = [f for f in Notification._meta.concrete_fields if not f.primary_key]
-    quote = connection.ops.quote_name
-    source, params = bulk.rows(
-        fields,
-        [[f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields] for obj in objects],
-    )
-    sql = (
-        f"INSERT INTO {quote(Notification._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"{source} ON CONFLICT DO NOTHING RETURNING {quote('id')}, {quote('state')}, {quote('kind')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with db.cursor() as cursor:
+        cursor.execute(insert.sql(len(rows)), params)
         found = cursor.fetchall()
     ids = [row_id for row_id, _state, _kind in found]
     queued = [
