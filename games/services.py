@@ -36,7 +36,10 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
-from django.db.models import F, Q, signals
+from django.db.models import F, Model, Q, signals
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import get_language_bidi
@@ -189,6 +192,10 @@ GAME_ID_MAX = 2**63 - 1
 """The largest id a game can have (a BigAutoField): no larger number from a URL reaches the database."""
 
 
+_PLAIN_MODELS: set = set()
+"""The lock query's models whose instances :func:`_filled` may build (:func:`_plain`)."""
+
+
 class _LockQuery:
     """The lock query of :func:`_locked` for one shape (membership check or not, group slug or not):
     ``SELECT`` seat, game, group and player columns ``... ORDER BY number FOR UPDATE OF`` the game, its
@@ -219,6 +226,8 @@ class _LockQuery:
                 found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
                 converters += [(i, converter, col) for converter in found]
             self.parts.append((model, [f.attname for f in fields], converters))
+            if _plain(model):
+                _PLAIN_MODELS.add(model)
         table = {model: qn(model._meta.db_table) for model in (Seat, Game, PlayerGroup, Membership, User)}
         sql = [
             f"SELECT {', '.join(columns)} FROM {table[Seat]} s",
@@ -243,6 +252,8 @@ class _LockQuery:
         model, names, converters = self.parts[part]
         for i, converter, expression in converters:
             values[i] = converter(values[i], expression, db)
+        if model in _PLAIN_MODELS and not _init_heard(model):
+            return _filled(model, db.alias, names, values)
         return model.from_db(db.alias, names, values)
 
     def fetch(self, game_id: int, *, user_id: int | None, group_slug: str | None) -> list[Seat]:
@@ -258,15 +269,55 @@ class _LockQuery:
         bounds = [sum(widths[:i]) for i in range(len(widths) + 1)]
         first = list(rows[0])
         game = self._instance(db, 1, first[bounds[1] : bounds[2]])
-        game.group = self._instance(db, 2, first[bounds[2] : bounds[3]])
+        # The related objects are cached as the ORM's select_related caches them (its ids are the
+        # row's own: the descriptors' __set__ would only check the type and the router again).
+        game._state.fields_cache["group"] = self._instance(db, 2, first[bounds[2] : bounds[3]])
         seats = []
         for row in rows:
             seat = self._instance(db, 0, list(row[: bounds[1]]))
-            seat.game = game  # one Game object shared by every seat
+            cache = seat._state.fields_cache
+            cache["game"] = game  # one Game object shared by every seat
             player = list(row[bounds[3] :])
-            seat.user = self._instance(db, 3, player) if player[0] is not None else None
+            cache["user"] = self._instance(db, 3, player) if player[0] is not None else None
             seats.append(seat)
         return seats
+
+
+def _filled(model, alias: str, names: list[str], values: list):
+    """``model.from_db(alias, names, values)`` for a model of :data:`_PLAIN_MODELS` with every column
+    read, without Model.__init__ (its field loop and its two signals were half the lock query's CPU):
+    the instance's dict gets what __init__ would give it (its state, then each column's value by its
+    attribute name, in the fields' order), and the state what from_db sets. Only while nothing
+    listens to the model's pre_init / post_init (else from_db runs: :meth:`_LockQuery._instance`)."""
+    instance = model.__new__(model)
+    state = ModelState()
+    state.adding = False
+    state.db = alias
+    attributes = instance.__dict__
+    attributes["_state"] = state
+    attributes.update(zip(names, values, strict=True))
+    return instance
+
+
+def _init_heard(model) -> bool:
+    """Whether something listens to ``model``'s pre_init or post_init (asked of the signals only when
+    something listens to either at all: a move's instances ask two attributes, not twelve lookups)."""
+    if not signals.pre_init.receivers and not signals.post_init.receivers:
+        return False
+    return signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)
+
+
+def _plain(model) -> bool:
+    """Whether Model.__init__ with every column as a positional argument only stores each value in the
+    instance's dict: no __init__ of its own, and each column's attribute a plain DeferredAttribute (a
+    foreign key's only drops a cached related object, which a new instance has not)."""
+    if model.__init__ is not Model.__init__ or model.from_db.__func__ is not Model.from_db.__func__:
+        return False
+    return all(
+        type(model.__dict__.get(f.attname, getattr(model, f.attname, None)))
+        in (DeferredAttribute, ForeignKeyDeferredAttribute)
+        for f in model._meta.concrete_fields
+    )
 
 
 # --- Starting a game ---------------------------------------------------------------------------

@@ -185,3 +185,60 @@ def test_a_game_stores_the_rules_version_it_was_created_with(owner, member, star
     assert later.rules_version == engine.RULES_VERSION
     game.refresh_from_db()
     assert game.rules_version == later.rules_version - 1  # a game keeps its version
+
+
+def instance_picture(instance):
+    """Everything an instance holds: its dict (the state aside), its state, its cached relations."""
+    if instance is None:
+        return None
+    values = {key: value for key, value in instance.__dict__.items() if key != "_state"}
+    state = instance._state
+    related = {name: instance_picture(value) for name, value in state.fields_cache.items()}
+    return (type(instance), list(values.items()), state.adding, state.db, state.fetch_mode, related)
+
+
+def orm_seats(game):
+    from games.models import Seat
+
+    return list(Seat.objects.filter(game=game).select_related("game__group", "user").order_by("number"))
+
+
+def test_the_locked_instances_are_the_orms_select_related_ones_field_by_field(
+    owner, member, admin, start_game
+):
+    from django.db import transaction
+
+    game = start_game([owner, member, services.BOT, admin], seed=4)
+    services.decline_seat(game_id=game.pk, user=admin)  # an empty seat: no player
+    for user, slug in ((owner, game.group.slug), (None, None)):
+        with transaction.atomic():
+            locked, seats = services._locked(game.pk, user=user, group_slug=slug)
+        expected = orm_seats(game)
+        assert [instance_picture(seat) for seat in seats] == [instance_picture(seat) for seat in expected]
+        assert all(seat.game is locked for seat in seats)  # one Game shared by the seats
+        assert locked.group.slug == game.group.slug
+        assert [seat.user for seat in seats][2:] == [None, None]
+
+
+def test_the_locked_instances_come_from_the_orms_from_db_while_something_listens_to_their_init(
+    owner, member, start_game
+):
+    from django.db import transaction
+    from django.db.models.signals import post_init
+
+    from games.models import Game
+
+    game = start_game([owner, member], seed=5)
+    made = []
+
+    def listener(sender, instance, **kwargs):
+        made.append(instance)
+
+    post_init.connect(listener, sender=Game)
+    try:
+        with transaction.atomic():
+            locked, seats = services._locked(game.pk, user=owner)
+    finally:
+        post_init.disconnect(listener, sender=Game)
+    assert made == [locked]
+    assert [instance_picture(seat) for seat in seats] == [instance_picture(seat) for seat in orm_seats(game)]
