@@ -60,7 +60,7 @@ from games.models import (
     TimeoutRule,
 )
 from games.moves import is_foot
-from handsite import bulk
+from handsite import bulk, fastjson
 from handsite.models import Membership
 
 log = logging.getLogger(__name__)
@@ -224,6 +224,8 @@ class _LockQuery:
             for i, f in enumerate(fields):
                 col = f.get_col(alias)
                 found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+                fast = fastjson.reader(f)  # the JSON columns through orjson (handsite/fastjson.py)
+                found = [fast if fast is not None and c == f.from_db_value else c for c in found]
                 converters += [(i, converter, col) for converter in found]
             self.parts.append((model, [f.attname for f in fields], converters))
             if _plain(model):
@@ -1051,7 +1053,8 @@ def _save(result: MoveResult, *, previous_turn: tuple | None, batch: _Batch | No
 
 _WRITES: dict[tuple, tuple[str, list]] = {}
 """SQL of :func:`_update_game` and :func:`_insert_moves` by (database, columns or rows), with the fields
-that give its parameters in order."""
+that give its parameters in order, each with its ``get_db_prep_save`` (a JSON column's through orjson on
+PostgreSQL: handsite/fastjson.py)."""
 
 MOVE_ROWS_BUILT = 16
 """Up to this many move log rows in one write (a player's move and the bots' that followed), the INSERT's
@@ -1075,10 +1078,10 @@ def _update_game(game: Game, fields: tuple[str, ...]) -> None:
         sets = ", ".join(f"{qn(f.column)} = %s" for f in columns)
         pk = Game._meta.pk
         sql = f"UPDATE {qn(Game._meta.db_table)} SET {sets} WHERE {qn(pk.column)} = %s"
-        _WRITES[key] = (sql, [*columns, pk])
+        _WRITES[key] = (sql, [(f, fastjson.saver(f, db)) for f in (*columns, pk)])
     sql, columns = _WRITES[key]
     with _cursor(db) as cursor:
-        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(game, False), db) for f in columns])
+        cursor.execute(sql, [prep(f.pre_save(game, False), db) for f, prep in columns])
         if cursor.rowcount != 1:  # as Model.save(update_fields=...) (the row is locked: never expected)
             raise DatabaseError("Save with update_fields did not affect any rows.")
 
@@ -1100,9 +1103,9 @@ def _insert_moves(rows: list[Move]) -> None:
         if not connection.features.can_return_rows_from_bulk_insert:
             returning = ""
         sql = f"INSERT INTO {qn(Move._meta.db_table)} ({names}) VALUES {values}{returning}"
-        _WRITES[key] = (sql, columns)
+        _WRITES[key] = (sql, [(f, fastjson.saver(f, db)) for f in columns])
     sql, columns = _WRITES[key]
-    params = [f.get_db_prep_save(f.pre_save(row, True), db) for row in rows for f in columns]
+    params = [prep(f.pre_save(row, True), db) for row in rows for f, prep in columns]
     with _cursor(db) as cursor:
         cursor.execute(sql, params)
         ids = [row_id for (row_id,) in cursor.fetchall()] if cursor.description else [None] * len(rows)

@@ -31,7 +31,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from handsite import bulk, notifications, signals
+from handsite import bulk, fastjson, notifications, signals
 from handsite.backends import auth_cache, user_key
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
@@ -573,13 +573,13 @@ class _NotificationInsert:
 
     def __init__(self, db) -> None:
         fields = [f for f in Notification._meta.concrete_fields if not f.primary_key]
-        # [(attname, field, whether the row gives the value, else the default prepared once)]
+        # [(attname, its get_db_prep_save, whether the row gives the value, else the default prepared once)]
         self.columns = []
         for f in fields:
             if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
                 raise TypeError(f"{f}: pre_save would set it (write it through the ORM)")
             if f.attname in self.NAMED:
-                self.columns.append((f.attname, f, True, None))
+                self.columns.append((f.attname, fastjson.saver(f, db), True, None))
             elif f.has_default() and callable(f.default):
                 raise TypeError(f"{f}: a default made at each save (name it in NAMED)")
             else:
@@ -614,10 +614,7 @@ class _NotificationInsert:
             "send_after": row.get("send_after") or now,
             "created_at": now,
         }
-        return [
-            f.get_db_prep_save(given[name], db) if named else constant
-            for name, f, named, constant in self.columns
-        ]
+        return [prep(given[name], db) if named else constant for name, prep, named, constant in self.columns]
 
 
 INSERT_ROWS_BUILT = 16
