@@ -645,7 +645,11 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
             now=now,
             db=db,
         )
-    with db.cursor() as cursor:
+    # A kept size's INSERT on PostgreSQL: bound on the server and so prepared on a kept connection (the
+    # site's backend, handsite/postgresql/base.py), as a move's other statements; a scan's larger batch
+    # is bound on the client, as Django's cursors do (each size would be another prepared statement).
+    prepared = getattr(db, "prepared_cursor", None) if len(rows) <= INSERT_ROWS_BUILT else None
+    with prepared() if prepared is not None else db.cursor() as cursor:
         cursor.execute(insert.sql(len(rows)), params)
         found = cursor.fetchall()
     ids = [row_id for row_id, _state, _kind in found]

@@ -122,15 +122,17 @@ def _kinds(statements: list[str]) -> set[str]:
             found.add("update")
         elif sql.startswith('INSERT INTO "games_move"'):
             found.add("insert")
+        elif sql.startswith('INSERT INTO "handsite_notification"'):
+            found.add("your turn")  # the outbox row of the turn's player (a two-player duel: every move)
         else:
             found.add(sql[:40])  # anything else would be a surprise
     return found
 
 
-def test_a_kept_connection_prepares_the_lock_query_the_update_and_the_insert(duel):
+def test_a_kept_connection_prepares_the_lock_query_the_update_and_the_inserts(duel):
     _postgresql_only()
     _play(duel, 8)
-    assert _kinds(_prepared()) == {"lock", "update", "insert"}
+    assert _kinds(_prepared()) == {"lock", "update", "insert", "your turn"}
 
 
 def test_with_prepared_statements_off_nothing_is_prepared(duel):
@@ -154,11 +156,12 @@ def test_moves_go_on_after_a_rollback_and_on_a_new_connection(owner, member, out
     game = start_game([owner, member], seed=1234)
     services.accept_seat(game_id=game.pk, user=member)
     _play(game, 8)
-    assert _kinds(_prepared()) == {"lock", "update", "insert"}
+    assert _kinds(_prepared()) == {"lock", "update", "insert", "your turn"}
     with pytest.raises(services.GameNotFound):  # rolled back
         services.play(game_id=game.pk, user=outsider, version=8, action={"type": "draw"})
     assert _prepared() == []
     _play(game, 8)
+    # Eight actions, four turns since the rollback: the outbox INSERT ran four times, not yet prepared.
     assert _kinds(_prepared()) == {"lock", "update", "insert"}
     connections["default"].close()  # as a failed health check or DB_CONN_MAX_AGE do
     _play(game, 1)
