@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject, empty
 from django_htmx.http import HttpResponseClientRedirect
 
-from handsite.backends import rename_old_backend
+from handsite.backends import read_with_session, rename_old_backend
 
 
 class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
@@ -25,9 +25,13 @@ class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
 
 
 def _user(request):
-    if not hasattr(request, "_cached_user"):
-        rename_old_backend(request.session)
-    return auth_middleware.get_user(request)
+    if hasattr(request, "_cached_user"):
+        return request._cached_user
+    session = request.session
+    rename_old_backend(session)  # reads the session (with Redis: and the copy of its user, if known)
+    take = getattr(session, "take_user_copy", None)
+    with read_with_session(take() if take is not None else None):
+        return auth_middleware.get_user(request)
 
 
 class HtmxLoginRedirectMiddleware:

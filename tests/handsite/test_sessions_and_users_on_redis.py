@@ -282,3 +282,100 @@ def test_sites_sharing_a_redis_database_never_read_each_others_sessions_or_users
         assert result.returncode == 0, result.stderr
         prefixes.add(result.stdout.strip())
     assert len(prefixes) == 2
+
+
+def redis_calls(server) -> dict[str, int]:
+    stats = redis.Redis.from_url(server.url).info("commandstats")
+    return {name.removeprefix("cmdstat_"): value["calls"] for name, value in stats.items()}
+
+
+def test_a_session_seen_before_is_read_with_its_user_in_one_round_trip(on_redis, member):
+    """handsite/sessions.py: the process remembers whose each session is, and reads the session and the
+    copy of that user with one MGET."""
+    from handsite import sessions
+
+    client = logged_in(member, on_redis)
+    assert sessions._user_of[client.cookies["sessionid"].value] == str(member.pk)
+    before = redis_calls(on_redis)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("profile"))
+    after = redis_calls(on_redis)
+    assert response.status_code == 200
+    assert response.context["user"] == member
+    assert after.get("mget", 0) - before.get("mget", 0) == 1
+    assert after.get("get", 0) - before.get("get", 0) == 0
+    sqls = [query["sql"] for query in queries.captured_queries]
+    assert not [sql for sql in sqls if "django_session" in sql or 'FROM "handsite_user"' in sql], sqls
+
+
+def test_a_session_not_seen_before_reads_itself_then_its_user_and_is_remembered(on_redis, member):
+    """Another process's session (or after a restart): two reads, as before; the next request, one."""
+    from handsite import sessions
+
+    client = logged_in(member, on_redis)
+    sessions._user_of.clear()
+    before = redis_calls(on_redis)
+    assert is_logged_in(client)
+    after = redis_calls(on_redis)
+    assert after.get("get", 0) - before.get("get", 0) == 2
+    assert after.get("mget", 0) - before.get("mget", 0) == 0
+    assert sessions._user_of[client.cookies["sessionid"].value] == str(member.pk)
+
+
+def test_a_wrong_guess_of_the_sessions_user_reads_the_right_user(on_redis, member, outsider):
+    """The copy read with the session serves only the user the session names."""
+    from handsite import sessions
+
+    client = logged_in(member, on_redis)
+    logged_in(outsider, on_redis)  # its copy is in Redis too
+    sessions._user_of[client.cookies["sessionid"].value] = str(outsider.pk)
+    response = client.get(reverse("profile"))
+    assert response.status_code == 200
+    assert response.context["user"] == member
+    assert sessions._user_of[client.cookies["sessionid"].value] == str(member.pk)
+
+
+@pytest.mark.parametrize("change", ["password", "deactivated", "logged out elsewhere"])
+def test_a_change_shows_at_once_when_the_session_and_its_user_are_read_together(on_redis, member, change):
+    from django.contrib.sessions.models import Session
+
+    from handsite import sessions
+
+    client = logged_in(member, on_redis)
+    key = client.cookies["sessionid"].value
+    assert key in sessions._user_of  # the next request reads both with one MGET
+    if change == "password":
+        member.set_password("another-long-pass-77")
+        member.save()
+    elif change == "deactivated":
+        member.is_active = False
+        member.save()
+    else:
+        sessions.SessionStore(key).flush()  # as another process does: this one still knows the key
+        assert not Session.objects.filter(session_key=key).exists()
+        sessions._user_of[key] = str(member.pk)
+    before = redis_calls(on_redis)
+    assert not is_logged_in(client)
+    assert redis_calls(on_redis).get("mget", 0) - before.get("mget", 0) == 1
+
+
+def test_with_redis_stopped_a_session_read_with_its_user_comes_from_the_database(on_redis, member):
+    from handsite import sessions
+
+    client = logged_in(member, on_redis)
+    assert client.cookies["sessionid"].value in sessions._user_of
+    on_redis.stop()
+    response = client.get(reverse("profile"))
+    assert response.status_code == 200
+    assert response.context["user"] == member
+
+
+def test_the_user_read_with_the_session_answers_only_request_user(on_redis, member):
+    """The copy is taken once, by the first look at ``request.user``; nothing else reads it later."""
+    from handsite.sessions import SessionStore
+
+    client = logged_in(member, on_redis)
+    store = SessionStore(client.cookies["sessionid"].value)
+    assert store.load()["_auth_user_id"] == str(member.pk)
+    assert store.take_user_copy() == (str(member.pk), member)
+    assert store.take_user_copy() is None
