@@ -17,11 +17,20 @@ from handsite.backends import read_with_session, rename_old_backend
 class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
     """Django's, plus: a session from before the site's own backends (handsite/backends.py) is given
     the successor of the backend it names, so the deploy that brought them logged nobody out. Like
-    Django's, it reads the session only when something asks for ``request.user`` (the poll does not)."""
+    Django's, it reads the session only when something asks for ``request.user`` (the poll does not);
+    once read, ``request.user`` is the user itself, not the lazy object that read it (a move reads it
+    some thirty times, each through the lazy object's proxy otherwise)."""
 
     def process_request(self, request):
         super().process_request(request)
-        request.user = SimpleLazyObject(lambda: _user(request))
+
+        def read():
+            user = _user(request)
+            if request.__dict__.get("user") is lazy:  # not replaced meanwhile (log-in, log-out)
+                request.user = user
+            return user
+
+        lazy = request.user = SimpleLazyObject(read)
 
 
 def _user(request):
@@ -94,7 +103,8 @@ class ReaderTimeZoneMiddleware:
 
         wanted = getattr(request, "reader_time_zone", None)
         user = getattr(request, "user", None)
-        loaded = user is not None and getattr(user, "_wrapped", empty) is not empty
+        # A lazy user not read yet (AuthenticationMiddleware above: read, it is the user itself)
+        loaded = user is not None and getattr(user, "_wrapped", None) is not empty
         if not loaded or not user.is_authenticated:
             return wanted
         if not wanted and (request.method != "GET" or getattr(request, "htmx", False)):
