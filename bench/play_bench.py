@@ -325,7 +325,9 @@ class Player:
         seat, bodies = self.planned.pop(0)
         headers = {
             "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": f"sessionid={self.cookies[seat]}; csrftoken={self.TOKEN}",
+            # The language cookie a browser holds after its first page (the site sets it to the player's
+            # language): without it every answer would set it again.
+            "Cookie": f"sessionid={self.cookies[seat]}; csrftoken={self.TOKEN}; django_language=en",
             "X-CSRFToken": self.TOKEN,
             "HX-Request": "true",
             "Referer": f"http://127.0.0.1:{self.port}/",
