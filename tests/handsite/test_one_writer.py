@@ -32,6 +32,7 @@ merged with ``|=``, so that a ``.update(`` there can only be a queryset's)."""
 ALLOWED = {
     "services.py": "the app's one writer",
     "models.py": "a model's own save()",
+    "sessions.py": "the session engine's own save() and delete() (Django's cached_db store, extended)",
     "demo.py": "handsite's demo data (manage.py demo), written once by its management command",
     "apps.py": "the Site row set after migrate (post_migrate signal)",
     "settings.py": "no model: the DATABASES dict",
