@@ -25,14 +25,14 @@ DB_NAME = f"handsite_render_capture_{os.getpid()}"
 CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')  # masked afresh per page
 
 SCENARIOS = [
-    # name, variant, options, players, seed, language, actions
-    ("classic-en", "classic", {}, 2, 1234, "en", 160),
-    ("classic-ar", "classic", {}, 2, 1234, "ar", 160),
-    ("teams-ar", "classic", {"teams": True}, 4, 31, "ar", 120),
-    ("kuwaiti-en", "kuwaiti", {}, 3, 77, "en", 120),
-    ("foot-en", "hand-and-foot", {}, 2, 5, "en", 160),
-    ("foot-ar", "hand-and-foot", {}, 2, 5, "ar", 160),
-    ("foot-teams-en", "hand-and-foot-teams", {}, 4, 9, "en", 120),
+    # name, variant, options, players, seed, language, actions, bot seats, move hours, who leaves (step, seat)
+    ("classic-en", "classic", {}, 2, 1234, "en", 160, (), 0, None),
+    ("classic-ar", "classic", {}, 2, 1234, "ar", 160, (), 24, None),
+    ("teams-ar", "classic", {"teams": True}, 4, 31, "ar", 120, (), 0, (40, 3)),
+    ("kuwaiti-en", "kuwaiti", {}, 3, 77, "en", 120, (1,), 24, None),
+    ("foot-en", "hand-and-foot", {}, 2, 5, "en", 160, (), 0, None),
+    ("foot-ar", "hand-and-foot", {}, 2, 5, "ar", 160, (), 48, None),
+    ("foot-teams-en", "hand-and-foot-teams", {}, 4, 9, "en", 120, (1,), 0, (30, 2)),
 ]
 
 
@@ -53,7 +53,7 @@ def capture(out: Path) -> None:
 
     htmx = {"HTTP_HX_REQUEST": "true"}
     out.mkdir(parents=True, exist_ok=True)
-    for name, variant, options, players, seed, language, actions in SCENARIOS:
+    for name, variant, options, players, seed, language, actions, bots, hours, leaves in SCENARIOS:
         group = PlayerGroup.objects.create(name=f"Group «{name}» & co", slug=f"g-{name}")
         users = []
         for seat in range(players):
@@ -65,11 +65,19 @@ def capture(out: Path) -> None:
             )
             Membership.objects.create(group=group, user=user, role=Role.OWNER if seat == 0 else Role.MEMBER)
             users.append(user)
+        seats = ["bot" if seat in bots else user for seat, user in enumerate(users)]
         game = services.create_game(
-            group=group, created_by=users[0], variant=variant, options=options, seats=users, seed=seed
-        )
-        for user in users[1:]:
-            services.accept_seat(game_id=game.pk, user=user)
+            group=group,
+            created_by=users[0],
+            variant=variant,
+            options=options,
+            seats=seats,
+            seed=seed,
+            move_hours=hours,
+        )  # the time left reads "23 hours, 59 minutes" right after each move
+        for seat, user in enumerate(users[1:], start=1):
+            if seat not in bots:
+                services.accept_seat(game_id=game.pk, user=user)
         clients = []
         for user in users:
             client = Client(HTTP_HOST="127.0.0.1")
@@ -89,24 +97,47 @@ def capture(out: Path) -> None:
                 break
             state = engine.from_json(game.state)
             seat = state.current
-            if step % 7 == 3:  # a refused press: a discard without a card; a draw out of turn
-                keep(f"{step} refused", clients[seat].post(move_url, {"version": game.version, "act": "discard"}, **htmx))
-                other = (seat + 1) % players
-                keep(f"{step} out of turn", clients[other].post(move_url, {"version": game.version, "act": "draw"}, **htmx))
+            if leaves and step == leaves[0]:
+                services.leave_game(game_id=game.pk, user=users[leaves[1]], group_slug=group.slug)
+                continue
+            people = [
+                n
+                for n in range(players)
+                if n not in bots and not (leaves and step > leaves[0] and n == leaves[1])
+            ]
+            if (
+                step % 7 == 3
+            ):  # refused presses: a discard without a card, two cards as a meld, a draw out of turn
+                keep(
+                    f"{step} refused",
+                    clients[seat].post(move_url, {"version": game.version, "act": "discard"}, **htmx),
+                )
+                hand = (
+                    [card.id for card in state.deal.hands[seat][:2]] if hasattr(state.deal, "hands") else []
+                )
+                press = {"version": game.version, "act": "meld", "cards": hand}
+                keep(f"{step} refused meld", clients[seat].post(move_url, press, **htmx))
+                other = next(n for n in people if n != seat)
+                keep(
+                    f"{step} out of turn",
+                    clients[other].post(move_url, {"version": game.version, "act": "draw"}, **htmx),
+                )
             action = engine.bot_action(state, seat)
             for n, press in enumerate(moves.requests_for(state, seat, action)):
                 response = clients[seat].post(move_url, press.as_post(game.version), **htmx)
                 keep(f"{step}.{n} move {action['type']} by {seat}", response)
             if step % 3 == 0:
-                for viewer in range(players):
+                for viewer in people:
                     keep(f"{step} board of {viewer}", clients[viewer].get(play_url, **htmx))
             if step % 11 == 5:
                 keep(f"{step} rank sort", clients[seat].get(play_url + "?sort=rank", **htmx))
             if step % 20 == 0:
-                keep(f"{step} page", clients[step % players].get(play_url))
+                keep(f"{step} page", clients[people[step % len(people)]].get(play_url))
         data = b"".join(pages)
         (out / f"{name}.html").write_bytes(data)
-        print(f"{name}: {len(pages)} answers, {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}")
+        print(
+            f"{name}: {len(pages)} answers, {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}"
+        )
 
 
 def main() -> None:
