@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 PG = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 DB_NAME = f"handsite_render_capture_{os.getpid()}"
+CLOCK = re.compile(rb"\b\d\d:\d\d\b")  # a deadline's time of day (the capture's own clock): masked
 CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')  # masked afresh per page
 
 SCENARIOS = [
@@ -87,9 +88,11 @@ def capture(out: Path) -> None:
         play_url = Game.objects.get(pk=game.pk).get_absolute_url()
         pages: list[bytes] = []
 
-        def keep(label: str, response) -> None:
+        def keep(label: str, response, pages: list[bytes] = pages) -> None:
             assert response.status_code == 200, (label, response.status_code)
-            pages.append(f"\n<!-- {label} -->\n".encode() + CSRF.sub(rb'\1-"', response.content))
+            pages.append(
+                f"\n<!-- {label} -->\n".encode() + CLOCK.sub(b"hh:mm", CSRF.sub(rb'\1-"', response.content))
+            )
 
         for step in range(actions):
             game = Game.objects.get(pk=game.pk)

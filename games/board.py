@@ -6,9 +6,10 @@ from __future__ import annotations
 import functools
 from itertools import zip_longest
 
+from django.template.defaultfilters import timeuntil_filter
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games import engine, moves
@@ -206,14 +207,12 @@ def build(
     types = {action["type"] for action in legal}
     layoff_ids = {t["meld"] for a in legal if a["type"] == "lay_off" for t in a["targets"]}
     selected = {int(x) for x in selected}
-    hand = []
     set_aside = set(set_aside)
     own = list(own)
     sort = moves.effective_sort(sort, own)
-    for card in moves.ordered_hand(picture["hand"] or [], sort, own):
-        if card["id"] in set_aside:
-            continue
-        hand.append({"id": card["id"], "html": card_html(card), "selected": card["id"] in selected})
+    hand = [
+        card for card in moves.ordered_hand(picture["hand"] or [], sort, own) if card["id"] not in set_aside
+    ]
     seat_rows = []
     for row in picture["seats"]:
         number = row["seat"]
@@ -322,8 +321,10 @@ def build(
         "names": names,
         "seat_rows": seat_rows,
         "score_columns": [row["name"] for row in seat_rows],
-        "hand": hand,
+        "hand_html": hand_html(hand, selected),
+        "hand_count": len(hand),
         "meld_groups": meld_groups,
+        "melds_html": _melds_html(meld_groups),
         "discard_top": card_html(picture["discard"]["top"]) if picture["discard"]["top"] else None,
         "indicator": card_html(picture["indicator"]) if picture["indicator"] else None,
         "offer": {
@@ -346,6 +347,7 @@ def build(
             "declare_any": play_phase and variant.scoring == "kuwaiti" and not opened,
         },
         "log_lines": log_lines,
+        "log_html": log_html(log_lines),
         "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
         "deal_fresh": bool(picture["last_deal"]) and sum(state.deal.turns) <= 1,
         "deals": deals,
@@ -410,10 +412,7 @@ def build_foot(
     types = {action["type"] for action in legal}
     layoff_ids = {t["meld"] for a in legal if a["type"] == "lay_off" for t in a["targets"]}
     selected = {int(x) for x in selected}
-    hand = [
-        {"id": card["id"], "html": card_html(card), "selected": card["id"] in selected}
-        for card in sorted(picture["hand"] or [], key=lambda c: sort_key(c, sort))
-    ]
+    hand = sorted(picture["hand"] or [], key=lambda c: sort_key(c, sort))
     seat_rows = [
         {
             **row,
@@ -514,8 +513,10 @@ def build_foot(
         "names": names,
         "seat_rows": seat_rows,
         "score_columns": [row["name"] for row in seat_rows],
-        "hand": hand,
+        "hand_html": hand_html(hand, selected),
+        "hand_count": len(hand),
         "sides": sides,
+        "sides_html": _sides_html(sides, picture["teams"]),
         "meld_groups": [],
         "discard_top": card_html(picture["discard"]["top"]) if picture["discard"]["top"] else None,
         "indicator": None,
@@ -541,6 +542,7 @@ def build_foot(
         "discard_fresh": bool(picture["discard"]["top"]) and picture["discard"]["top"]["id"] in fresh,
         "deal_fresh": bool(picture["last_deal"]) and sum(state.deal.turns) <= 1,
         "log_lines": log_lines,
+        "log_html": log_html(log_lines),
         "deals": deals,
         "totals": picture["scores"]["totals"],
         "last_deal": last_deal,
@@ -593,3 +595,235 @@ def read_as_teams(context: dict, names: dict[int, str], *, higher_wins: bool) ->
             }
             for team, seats in enumerate(TEAMS)
         ]
+
+
+# --- The page's repeated items, drawn here -------------------------------------------------------------
+# The hand, the seat list, the melds and the log are drawn in Python as the template loops that came before
+# drew them, byte for byte (tests/games/test_play_drawn_items.py renders both): a move's answer then costs
+# a few string joins instead of some hundred template nodes and lookups. Every name and sentence is
+# escaped as the template escaped it ({{ }} and {% translate %} escape; a blocktranslate's own words do
+# not, its values do).
+
+
+@functools.lru_cache(maxsize=8)
+def _words(language: str) -> dict[str, str]:
+    """The fixed words of the drawn items in ``language`` (the active one: the caller's key), escaped as the
+    template's ``{% translate %}`` escaped them; translated once per process and language."""
+    words = {
+        "you": _("you"),
+        "cards held": _("cards held"),
+        "announced": _("announced"),
+        "opened": _("opened"),
+        "team 1": _("team 1"),
+        "team 2": _("team 2"),
+        "left: a bot plays": _("left: a bot plays"),
+        "bot": _("bot"),
+        "dealer": _("dealer"),
+        "meld": _("meld"),
+        "Lay off here": _("Lay off here"),
+        "Put the discard here": _("Put the discard here"),
+        "Exchange for the wild card": _("Exchange for the wild card"),
+        "red book": _("red book"),
+        "black book": _("black book"),
+        "not opened": _("not opened"),
+        "No melds yet.": _("No melds yet."),
+    }
+    return {key: conditional_escape(value) for key, value in words.items()}
+
+
+def _count(singular: str, plural: str, count: int, name: str = "cards") -> str:
+    """A ``{% blocktranslate count %}`` of one number: the sentence as translated, the number in it."""
+    return ngettext(singular, plural, count) % {name: count}
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_item(card_id: int, face: str, selected: bool) -> str:
+    """One card of the viewer's hand with its tick box (depends on the card and the tick only)."""
+    checked = " checked" if selected else ""
+    return (
+        f'\n      <li><input type="checkbox" name="cards" value="{card_id}" id="pick-{card_id}" class="pick"'
+        f'{checked}><label for="pick-{card_id}">{_card_html(card_id, face, "")}</label></li>\n    '
+    )
+
+
+def hand_html(cards: list[dict], selected: set[int]) -> SafeString:
+    """The viewer's hand, as the items of ``<ul id="hand">``."""
+    return mark_safe("".join([_hand_item(c["id"], c["face"], c["id"] in selected) for c in cards]))  # escaped
+
+
+def log_html(lines: list[SafeString]) -> SafeString:
+    """The log's lines as ``{{ lines|unordered_list }}`` drew them (each line is safe already)."""
+    return mark_safe("\n".join([f"\t<li>{line}</li>" for line in lines]))
+
+
+def seat_list_html(board: dict, moved, deadline_at) -> SafeString:
+    """The seat list's items (``<ul id="seat-list">``): ``moved``, the seats that moved since the viewer's
+    last move; ``deadline_at``, the game's (the time left shows on the seat whose turn it is)."""
+    words = _words(get_language())
+    view = board["view"]
+    foot = board["foot"]
+    items = []
+    for s in board["seat_rows"]:
+        css = "seat"
+        if s["is_turn"]:
+            css += " seat-turn"
+        if s["is_you"]:
+            css += " seat-you"
+        if s["number"] in moved:
+            css += " seat-moved"
+        you = f' <span class="muted">({words["you"]})</span>' if s["is_you"] else ""
+        if foot:
+            if s["in_foot"]:
+                cards = (
+                    '<span class="seat-cards">'
+                    + _count(
+                        "playing from the foot: %(cards)s card",
+                        "playing from the foot: %(cards)s cards",
+                        s["cards"],
+                    )
+                    + "</span>\n          "
+                )
+            else:
+                cards = (
+                    '<span class="seat-cards">'
+                    + _count("hand %(cards)s card", "hand %(cards)s cards", s["cards"])
+                    + '</span>\n          <span class="seat-cards">'
+                    + _count("foot %(cards)s card", "foot %(cards)s cards", s["foot"])
+                    + "</span>"
+                )
+            team = s.get("side")
+        else:
+            cards = (
+                f'<span class="seat-cards" title="{words["cards held"]}">'
+                + _count("%(cards)s card", "%(cards)s cards", s["cards"])
+                + "</span>\n          "
+            )
+            if s["opened"]:
+                said = words["announced"] if view["opening_rule"] == "announcement" else words["opened"]
+                cards += f'<span class="tag">{said}</span>'
+            team = s.get("team")
+        tags = ""
+        if view["teams"]:
+            tags = (
+                f'<span class="tag tag-team tag-team-{team + 1}">'
+                f"{words['team 1'] if team == 0 else words['team 2']}</span>"
+            )
+        tags += "\n          "
+        if not foot and s["left"]:
+            tags += f'<span class="tag">{words["left: a bot plays"]}</span>'
+        elif s["bot"]:
+            tags += f'<span class="tag">{words["bot"]}</span>'
+        tags += "\n          "
+        if s["dealer"]:
+            tags += f'<span class="tag">{words["dealer"]}</span>'
+        tags += "\n          "
+        if s["is_turn"] and deadline_at:
+            tags += f'<span class="tag tag-time">{conditional_escape(timeuntil_filter(deadline_at))}</span>'
+        name = conditional_escape(s["name"])
+        items.append(
+            f'\n      <li class="{css}">\n        <span class="seat-name">{name}{you}</span>'
+            f'\n        <span class="seat-facts small">\n          {cards}\n          {tags}\n        </span>'
+            "\n      </li>\n    "
+        )
+    return mark_safe("".join(items))  # every value escaped
+
+
+def _melds_html(groups: list[dict]) -> SafeString:
+    """The melds of a (non Hand and Foot) table by player or team, with their buttons."""
+    words = _words(get_language())
+    out = []
+    for group in groups:
+        out.append(
+            f'\n      <div class="meld-group">\n        <h3 class="meld-owner small">'
+            f'{conditional_escape(group["title"])}</h3>\n        <ul class="melds">\n          '
+        )
+        for meld in group["melds"]:
+            number = meld["id"]
+            fresh = " fresh" if meld["fresh"] else ""
+            out.append(
+                f'\n            <li class="meld{fresh}" id="meld-{number}">\n'
+                f'              <span class="meld-no" title="{words["meld"]}">{number}</span>\n'
+                f'              <span class="meld-cards">{meld["cards"]}</span>\n              '
+            )
+            if meld["lay_off_button"]:
+                suggested = " suggested" if meld["can_lay_off"] else ""
+                out.append(
+                    f'<button data-needs="cards" type="submit" name="lay_off" value="{number}" '
+                    f'class="button-quiet mini{suggested}">{words["Lay off here"]}</button>'
+                )
+            out.append("\n              ")
+            if meld["take_button"]:
+                suggested = " suggested" if meld["can_take"] else ""
+                out.append(
+                    f'<button type="submit" name="take_lay_off" value="{number}" '
+                    f'class="button-quiet mini{suggested}">{words["Put the discard here"]}</button>'
+                )
+            out.append("\n              ")
+            if meld["exchange_button"]:
+                suggested = " suggested" if meld["can_exchange"] else ""
+                out.append(
+                    f'<button data-needs="cards" type="submit" name="exchange" value="{number}" '
+                    f'class="button-quiet mini{suggested}">{words["Exchange for the wild card"]}</button>'
+                )
+            out.append("\n            </li>\n          ")
+        out.append("\n        </ul>\n      </div>\n    ")
+    return mark_safe("".join(out))  # every value escaped
+
+
+def _sides_html(sides: list[dict], teams: bool) -> SafeString:
+    """Hand and Foot's sides: each side's books, what it still needs, its melds (red/black books)."""
+    words = _words(get_language())
+    out = []
+    for side in sides:
+        number = side["side"]
+        yours = " foot-side-yours" if side["yours"] else ""
+        tag = ""
+        if teams:
+            tag = (
+                f'<span class="tag tag-team tag-team-{number + 1}">'
+                f"{words['team 1'] if number == 0 else words['team 2']}</span> "
+            )
+        red = _count("%(books)s red book", "%(books)s red books", side["red_books"], "books")
+        black = _count("%(books)s black book", "%(books)s black books", side["black_books"], "books")
+        not_opened = "" if side["opened"] else f" · {words['not opened']}"
+        missing = (
+            ""
+            if side["yours"]
+            else f'<p class="small foot-missing">{conditional_escape(side["missing"])}</p>'
+        )
+        out.append(
+            f'\n      <div class="meld-group foot-side{yours}" id="side-{number}">\n'
+            f'        <h3 class="meld-owner small">{tag}{conditional_escape(side["title"])}\n'
+            f'          <span class="muted">· {red} · {black}{not_opened}</span>\n        </h3>\n'
+            f'        {missing}\n        <ul class="melds">\n          '
+        )
+        for meld in side["melds"]:
+            meld_id = meld["id"]
+            colour = meld["colour"]
+            css = f" book book-{conditional_escape(colour)}" if colour else ""
+            if meld["fresh"]:
+                css += " fresh"
+            if colour == "red":
+                badge = f'<span class="badge badge-red">{words["red book"]}</span>'
+            elif colour == "black":
+                badge = f'<span class="badge badge-black">{words["black book"]}</span>'
+            else:
+                badge = ""
+            button = (
+                f'<button type="submit" name="lay_off" value="{meld_id}" class="button-quiet mini suggested">'
+                f"{words['Lay off here']}</button>"
+                if meld["can_lay_off"]
+                else ""
+            )
+            out.append(
+                f'\n            <li class="meld{css}" id="meld-{meld_id}">\n'
+                f'              <span class="meld-no" title="{words["meld"]}">{meld_id}</span>\n'
+                f'              <span class="meld-cards">{meld["cards"]}</span>\n'
+                f'              <span class="small meld-count">{badge} '
+                f"{_count('%(cards)s card', '%(cards)s cards', meld['count'])}</span>\n"
+                f"              {button}\n            </li>\n          "
+            )
+        if not side["melds"]:
+            out.append(f'<li class="muted small">{words["No melds yet."]}</li>\n          ')
+        out.append("\n        </ul>\n      </div>\n    ")
+    return mark_safe("".join(out))  # every value escaped

@@ -167,6 +167,7 @@ def _context(
             own=moves_module.own_order(seat.hand_order, state) if viewer is not None else (),
         )
         sort = context["board"]["sort"]
+        context["seat_list"] = board.seat_list_html(context["board"], since.seats, game.deadline_at)
         context["panels"] = _panels(context["board"])
         context["table_template"] = (
             "games/_foot_table.html" if context["board"]["foot"] else "games/_table.html"
