@@ -321,6 +321,7 @@ def build(
         "names": names,
         "seat_rows": seat_rows,
         "score_columns": [row["name"] for row in seat_rows],
+        "hand": hand,  # the viewer's cards as shown (card dicts)
         "hand_html": hand_html(hand, selected),
         "hand_count": len(hand),
         "meld_groups": meld_groups,
@@ -513,6 +514,7 @@ def build_foot(
         "names": names,
         "seat_rows": seat_rows,
         "score_columns": [row["name"] for row in seat_rows],
+        "hand": hand,  # the viewer's cards as shown (card dicts)
         "hand_html": hand_html(hand, selected),
         "hand_count": len(hand),
         "sides": sides,

@@ -1,0 +1,249 @@
+"""The play page's repeated items drawn in Python (games/board.py: the hand, the seat list, the melds, Hand
+and Foot's sides, the log) are byte for byte what the template loops they replaced drew, kept here as they
+were: over many positions of seeded games of bots (classic, a partnership, Kuwaiti's announcement, both
+Hand and Foot rule sets), for every seat and a watcher, in English and Arabic, with names to escape,
+ticked and fresh cards, seats that moved, a bot, a player who left and a deadline.
+(bench/render_capture.py compares whole answers through the views before and after such a change.)"""
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from django.template import Context, Template
+from django.utils import timezone, translation
+
+from games import board, engine
+
+OLD_SEATS = (
+    '{% translate "cards held" as cards_held %}{% for s in b.seat_rows %}\n'
+    '      <li class="seat{% if s.is_turn %} seat-turn{% endif %}{% if s.is_you %} seat-you{% e'
+    'ndif %}{% if s.number in since.seats %} seat-moved{% endif %}">\n'
+    '        <span class="seat-name">{{ s.name }}{% if s.is_you %} <span class="muted">({% tran'
+    'slate "you" %})</span>{% endif %}</span>\n'
+    '        <span class="seat-facts small">\n'
+    '          <span class="seat-cards" title="{{ cards_held }}">{% blocktranslate count cards='
+    "s.cards %}{{ cards }} card{% plural %}{{ cards }} cards{% endblocktranslate %}</span>\n"
+    '          {% if s.opened %}<span class="tag">{% if v.opening_rule == "announcement" %}{% t'
+    'ranslate "announced" %}{% else %}{% translate "opened" %}{% endif %}</span>{% endif %}\n'
+    '          {% if v.teams %}<span class="tag tag-team tag-team-{{ s.team|add:1 }}">{% if s.t'
+    'eam == 0 %}{% translate "team 1" %}{% else %}{% translate "team 2" %}{% endif %}</span>{% '
+    "endif %}\n"
+    '          {% if s.left %}<span class="tag">{% translate "left: a bot plays" %}</span>{% el'
+    'if s.bot %}<span class="tag">{% translate "bot" %}</span>{% endif %}\n'
+    '          {% if s.dealer %}<span class="tag">{% translate "dealer" %}</span>{% endif %}\n'
+    '          {% if s.is_turn and game.deadline_at %}<span class="tag tag-time">{{ game.deadli'
+    "ne_at|timeuntil }}</span>{% endif %}\n"
+    "        </span>\n"
+    "      </li>\n"
+    "    {% endfor %}"
+)
+
+OLD_MELDS = (
+    '{% translate "meld" as meld_word %}{% translate "Lay off here" as lay_off_here %}{% for gr'
+    "oup_melds in b.meld_groups %}\n"
+    '      <div class="meld-group">\n'
+    '        <h3 class="meld-owner small">{{ group_melds.title }}</h3>\n'
+    '        <ul class="melds">\n'
+    "          {% for meld in group_melds.melds %}\n"
+    '            <li class="meld{% if meld.fresh %} fresh{% endif %}" id="meld-{{ meld.id }}">\n'
+    '              <span class="meld-no" title="{{ meld_word }}">{{ meld.id }}</span>\n'
+    '              <span class="meld-cards">{{ meld.cards }}</span>\n'
+    '              {% if meld.lay_off_button %}<button data-needs="cards" type="submit" name="l'
+    'ay_off" value="{{ meld.id }}" class="button-quiet mini{% if meld.can_lay_off %} suggested{'
+    '% endif %}">{{ lay_off_here }}</button>{% endif %}\n'
+    '              {% if meld.take_button %}<button type="submit" name="take_lay_off" value="{{'
+    ' meld.id }}" class="button-quiet mini{% if meld.can_take %} suggested{% endif %}">{% trans'
+    'late "Put the discard here" %}</button>{% endif %}\n'
+    '              {% if meld.exchange_button %}<button data-needs="cards" type="submit" name="'
+    'exchange" value="{{ meld.id }}" class="button-quiet mini{% if meld.can_exchange %} suggest'
+    'ed{% endif %}">{% translate "Exchange for the wild card" %}</button>{% endif %}\n'
+    "            </li>\n"
+    "          {% endfor %}\n"
+    "        </ul>\n"
+    "      </div>\n"
+    "    {% endfor %}"
+)
+
+OLD_FOOT_SEATS = (
+    "{% for s in b.seat_rows %}\n"
+    '      <li class="seat{% if s.is_turn %} seat-turn{% endif %}{% if s.is_you %} seat-you{% e'
+    'ndif %}{% if s.number in since.seats %} seat-moved{% endif %}">\n'
+    '        <span class="seat-name">{{ s.name }}{% if s.is_you %} <span class="muted">({% tran'
+    'slate "you" %})</span>{% endif %}</span>\n'
+    '        <span class="seat-facts small">\n'
+    '          {% if s.in_foot %}<span class="seat-cards">{% blocktranslate count cards=s.cards'
+    " %}playing from the foot: {{ cards }} card{% plural %}playing from the foot: {{ cards }} c"
+    "ards{% endblocktranslate %}</span>\n"
+    '          {% else %}<span class="seat-cards">{% blocktranslate count cards=s.cards %}hand '
+    "{{ cards }} card{% plural %}hand {{ cards }} cards{% endblocktranslate %}</span>\n"
+    '          <span class="seat-cards">{% blocktranslate count cards=s.foot %}foot {{ cards }}'
+    " card{% plural %}foot {{ cards }} cards{% endblocktranslate %}</span>{% endif %}\n"
+    '          {% if v.teams %}<span class="tag tag-team tag-team-{{ s.side|add:1 }}">{% if s.s'
+    'ide == 0 %}{% translate "team 1" %}{% else %}{% translate "team 2" %}{% endif %}</span>{% '
+    "endif %}\n"
+    '          {% if s.bot %}<span class="tag">{% translate "bot" %}</span>{% endif %}\n'
+    '          {% if s.dealer %}<span class="tag">{% translate "dealer" %}</span>{% endif %}\n'
+    '          {% if s.is_turn and game.deadline_at %}<span class="tag tag-time">{{ game.deadli'
+    "ne_at|timeuntil }}</span>{% endif %}\n"
+    "        </span>\n"
+    "      </li>\n"
+    "    {% endfor %}"
+)
+
+OLD_SIDES = (
+    '{% translate "meld" as meld_word %}{% for side in b.sides %}\n'
+    '      <div class="meld-group foot-side{% if side.yours %} foot-side-yours{% endif %}" id="'
+    'side-{{ side.side }}">\n'
+    '        <h3 class="meld-owner small">{% if v.teams %}<span class="tag tag-team tag-team-{{'
+    ' side.side|add:1 }}">{% if side.side == 0 %}{% translate "team 1" %}{% else %}{% translate'
+    ' "team 2" %}{% endif %}</span> {% endif %}{{ side.title }}\n'
+    '          <span class="muted">· {% blocktranslate count books=side.red_books %}{{ books }}'
+    " red book{% plural %}{{ books }} red books{% endblocktranslate %} · {% blocktranslate coun"
+    "t books=side.black_books %}{{ books }} black book{% plural %}{{ books }} black books{% end"
+    'blocktranslate %}{% if not side.opened %} · {% translate "not opened" %}{% endif %}</span>'
+    "\n"
+    "        </h3>\n"
+    '        {% if not side.yours %}<p class="small foot-missing">{{ side.missing }}</p>{% endi'
+    "f %}{# your side's: in the rule state #}\n"
+    '        <ul class="melds">\n'
+    "          {% for meld in side.melds %}\n"
+    '            <li class="meld{% if meld.colour %} book book-{{ meld.colour }}{% endif %}{% i'
+    'f meld.fresh %} fresh{% endif %}" id="meld-{{ meld.id }}">\n'
+    '              <span class="meld-no" title="{{ meld_word }}">{{ meld.id }}</span>\n'
+    '              <span class="meld-cards">{{ meld.cards }}</span>\n'
+    '              <span class="small meld-count">{% if meld.colour == "red" %}<span class="bad'
+    'ge badge-red">{% translate "red book" %}</span>{% elif meld.colour == "black" %}<span clas'
+    's="badge badge-black">{% translate "black book" %}</span>{% endif %} {% blocktranslate cou'
+    "nt cards=meld.count %}{{ cards }} card{% plural %}{{ cards }} cards{% endblocktranslate %}"
+    "</span>\n"
+    '              {% if meld.can_lay_off %}<button type="submit" name="lay_off" value="{{ meld'
+    '.id }}" class="button-quiet mini suggested">{% translate "Lay off here" %}</button>{% endi'
+    "f %}\n"
+    "            </li>\n"
+    '          {% empty %}<li class="muted small">{% translate "No melds yet." %}</li>\n'
+    "          {% endfor %}\n"
+    "        </ul>\n"
+    "      </div>\n"
+    "    {% endfor %}"
+)
+
+OLD_HAND = (
+    "{% for c in b.hand %}\n"
+    '      <li><input type="checkbox" name="cards" value="{{ c.id }}" id="pick-{{ c.id }}" clas'
+    's="pick"{% if c.selected %} checked{% endif %}><label for="pick-{{ c.id }}">{{ c.html }}</'
+    "label></li>\n"
+    "    {% endfor %}"
+)
+
+OLD_LOG = "{{ b.log_lines|unordered_list }}"
+
+NAMES = ["Hala <b>", "Fadi & Sons", 'Rana "R"', "Omar's"]
+
+GAMES = [
+    # variant, players, options, seed
+    ("classic", 2, {}, 1234),
+    ("classic", 4, {"teams": True}, 31),
+    ("kuwaiti", 3, {}, 77),
+    ("hand-and-foot", 2, {}, 5),
+    ("hand-and-foot-teams", 4, {}, 9),
+]
+
+
+def _old(template: str, **context) -> str:
+    return Template("{% load i18n l10n %}{% localize off %}" + template + "{% endlocalize %}").render(
+        Context(context)
+    )
+
+
+def _seats(players: int) -> list[SimpleNamespace]:
+    """The seats as the views pass them: the second a bot, the last one left (a bot plays it)."""
+    left = timezone.now()
+    return [
+        SimpleNamespace(
+            number=n, name=NAMES[n], bot=n in (1, players - 1), left_at=left if n == players - 1 else None
+        )
+        for n in range(players)
+    ]
+
+
+def _positions(variant: str, players: int, options: dict, seed: int, every: int = 9, most: int = 400):
+    state = engine.new_game(variant, players, options, seed=seed)
+    for step in range(most):
+        if state.finished:
+            return
+        if step % every == 0:
+            yield step // every, state  # the position's number
+        engine.apply(state, state.current, engine.bot_action(state, state.current))
+
+
+def _compare(state, seats, step: int) -> int:
+    compared = 0
+    deadline = timezone.now() + timedelta(hours=5, minutes=7) if step % 2 else None
+    moved = {step % state.players}
+    for viewer in [*range(state.players), None]:
+        picture = engine.view(state, viewer)
+        own = [card["id"] for card in picture["hand"] or []]
+        selected = own[: step % 3]
+        table = [card["id"] for meld in picture.get("melds") or [] for card in meld["cards"]]
+        fresh = set(table[-4:])
+        b = board.build(
+            state, seats, viewer=viewer, sort="rank" if step % 4 else "suit", selected=selected, fresh=fresh
+        )
+        since = SimpleNamespace(seats=moved)
+        game = SimpleNamespace(deadline_at=deadline)
+        v = b["view"]
+        foot = b["foot"]
+        old_seats = _old(OLD_FOOT_SEATS if foot else OLD_SEATS, b=b, v=v, since=since, game=game)
+        assert board.seat_list_html(b, moved, deadline) == old_seats
+        if foot:
+            assert b["sides_html"] == _old(OLD_SIDES, b=b, v=v)
+        else:
+            assert b["melds_html"] == _old(OLD_MELDS, b=b, v=v)
+        old_hand = [
+            {"id": card["id"], "html": board.card_html(card), "selected": card["id"] in selected}
+            for card in b["hand"]
+        ]
+        assert b["hand_html"] == _old(OLD_HAND, b={**b, "hand": old_hand})
+        assert b["hand_count"] == len(old_hand)
+        assert b["log_html"] == _old(OLD_LOG, b=b)
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize(("variant", "players", "options", "seed"), GAMES)
+def test_the_drawn_items_are_what_the_template_loops_drew(variant, players, options, seed, language):
+    seats = _seats(players)
+    compared = 0
+    with translation.override(language):
+        for step, state in _positions(variant, players, options, seed):
+            compared += _compare(state, seats, step)
+    assert compared >= 20
+
+
+def test_the_words_of_the_drawn_items_follow_the_language_of_each_page():
+    state = next(state for _step, state in _positions("classic", 2, {}, 1234, every=1))
+    seats = _seats(2)
+    drawn = {}
+    for language in ("en", "ar", "en"):
+        with translation.override(language):
+            b = board.build(state, seats, viewer=0)
+            drawn.setdefault(language, set()).add(str(board.seat_list_html(b, set(), None)))
+    assert len(drawn["en"]) == 1  # the same page in English before and after an Arabic one
+    assert "(you)" in next(iter(drawn["en"]))
+    assert "(you)" not in next(iter(drawn["ar"]))
+
+
+def test_names_in_the_seat_list_and_the_melds_are_escaped():
+    seats = _seats(4)
+    with translation.override("en"):
+        for _step, state in _positions("classic", 4, {"teams": True}, 31, every=3):
+            b = board.build(state, seats, viewer=0)
+            drawn = str(board.seat_list_html(b, set(), None)) + str(b["melds_html"])
+            assert "<b>" not in drawn
+            assert "Hala &lt;b&gt;" in drawn
+            if b["meld_groups"]:
+                assert "&amp; Sons" in str(b["melds_html"]) or "Hala &lt;b&gt; &amp;" in str(b["melds_html"])
+                break
+        else:
+            pytest.fail("no meld in the partnership game")
