@@ -602,15 +602,16 @@ def read_as_teams(context: dict, names: dict[int, str], *, higher_wins: bool) ->
 # --- The page's repeated items, drawn here -------------------------------------------------------------
 # The hand, the seat list, the melds and the log are drawn in Python as the template loops that came before
 # drew them, byte for byte (tests/games/test_play_drawn_items.py renders both): a move's answer then costs
-# a few string joins instead of some hundred template nodes and lookups. Every name and sentence is
-# escaped as the template escaped it ({{ }} and {% translate %} escape; a blocktranslate's own words do
-# not, its values do).
+# a few string joins instead of some hundred template nodes and lookups. Every value is escaped as the
+# template's {{ }} escaped it; the words are not, as a {% translate %} of a literal and a blocktranslate's
+# own words were not.
 
 
 @functools.lru_cache(maxsize=8)
 def _words(language: str) -> dict[str, str]:
-    """The fixed words of the drawn items in ``language`` (the active one: the caller's key), escaped as the
-    template's ``{% translate %}`` escaped them; translated once per process and language."""
+    """The fixed words of the drawn items in ``language`` (the active one: the caller's key), translated once
+    per process and language. Safe as the template's ``{% translate "literal" %}`` made them (a template's
+    literal is safe, and so is its translation: not escaped)."""
     words = {
         "you": _("you"),
         "cards held": _("cards held"),
@@ -630,7 +631,7 @@ def _words(language: str) -> dict[str, str]:
         "not opened": _("not opened"),
         "No melds yet.": _("No melds yet."),
     }
-    return {key: conditional_escape(value) for key, value in words.items()}
+    return {key: mark_safe(value) for key, value in words.items()}
 
 
 def _count(singular: str, plural: str, count: int, name: str = "cards") -> str:
