@@ -634,11 +634,6 @@ def _words(language: str) -> dict[str, str]:
     return {key: mark_safe(value) for key, value in words.items()}
 
 
-def _count(singular: str, plural: str, count: int, name: str = "cards") -> str:
-    """A ``{% blocktranslate count %}`` of one number: the sentence as translated, the number in it."""
-    return ngettext(singular, plural, count) % {name: count}
-
-
 @functools.lru_cache(maxsize=8192)
 def _hand_item(card_id: int, face: str, selected: bool) -> str:
     """One card of the viewer's hand with its tick box (depends on the card and the tick only)."""
@@ -679,26 +674,29 @@ def seat_list_html(board: dict, moved, deadline_at) -> SafeString:
             if s["in_foot"]:
                 cards = (
                     '<span class="seat-cards">'
-                    + _count(
+                    + ngettext(
                         "playing from the foot: %(cards)s card",
                         "playing from the foot: %(cards)s cards",
                         s["cards"],
                     )
+                    % {"cards": s["cards"]}
                     + "</span>\n          "
                 )
             else:
                 cards = (
                     '<span class="seat-cards">'
-                    + _count("hand %(cards)s card", "hand %(cards)s cards", s["cards"])
+                    + ngettext("hand %(cards)s card", "hand %(cards)s cards", s["cards"])
+                    % {"cards": s["cards"]}
                     + '</span>\n          <span class="seat-cards">'
-                    + _count("foot %(cards)s card", "foot %(cards)s cards", s["foot"])
+                    + ngettext("foot %(cards)s card", "foot %(cards)s cards", s["foot"])
+                    % {"cards": s["foot"]}
                     + "</span>"
                 )
             team = s.get("side")
         else:
             cards = (
                 f'<span class="seat-cards" title="{words["cards held"]}">'
-                + _count("%(cards)s card", "%(cards)s cards", s["cards"])
+                + ngettext("%(cards)s card", "%(cards)s cards", s["cards"]) % {"cards": s["cards"]}
                 + "</span>\n          "
             )
             if s["opened"]:
@@ -786,8 +784,12 @@ def _sides_html(sides: list[dict], teams: bool) -> SafeString:
                 f'<span class="tag tag-team tag-team-{number + 1}">'
                 f"{words['team 1'] if number == 0 else words['team 2']}</span> "
             )
-        red = _count("%(books)s red book", "%(books)s red books", side["red_books"], "books")
-        black = _count("%(books)s black book", "%(books)s black books", side["black_books"], "books")
+        red = ngettext("%(books)s red book", "%(books)s red books", side["red_books"]) % {
+            "books": side["red_books"]
+        }
+        black = ngettext("%(books)s black book", "%(books)s black books", side["black_books"]) % {
+            "books": side["black_books"]
+        }
         not_opened = "" if side["opened"] else f" · {words['not opened']}"
         missing = (
             ""
@@ -818,12 +820,13 @@ def _sides_html(sides: list[dict], teams: bool) -> SafeString:
                 if meld["can_lay_off"]
                 else ""
             )
+            count = ngettext("%(cards)s card", "%(cards)s cards", meld["count"]) % {"cards": meld["count"]}
             out.append(
                 f'\n            <li class="meld{css}" id="meld-{meld_id}">\n'
                 f'              <span class="meld-no" title="{words["meld"]}">{meld_id}</span>\n'
                 f'              <span class="meld-cards">{meld["cards"]}</span>\n'
                 f'              <span class="small meld-count">{badge} '
-                f"{_count('%(cards)s card', '%(cards)s cards', meld['count'])}</span>\n"
+                f"{count}</span>\n"
                 f"              {button}\n            </li>\n          "
             )
         if not side["melds"]:
