@@ -20,8 +20,8 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import board, engine, movelog, rules, services
@@ -107,7 +107,18 @@ template included with the page's context (``b``: the board, ``v``: the engine's
 def _panels(board_context) -> list[dict]:
     view = board_context["view"]
     scores_open = view["finished"] or board_context["deal_fresh"]
-    return [{**panel, "open": panel["id"] == "scores" and scores_open} for panel in PANELS]
+    titles = _panel_titles(get_language())
+    return [
+        {**panel, "title": title, "open": panel["id"] == "scores" and scores_open}
+        for panel, title in zip(PANELS, titles, strict=True)
+    ]
+
+
+@functools.lru_cache(maxsize=8)
+def _panel_titles(language: str) -> tuple[str, ...]:
+    """The panels' titles in ``language`` (the active one: the caller's key), translated once per process
+    (plain strings, escaped by the template as the lazy ones were)."""
+    return tuple(str(panel["title"]) for panel in PANELS)
 
 
 def _context(

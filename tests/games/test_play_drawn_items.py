@@ -247,3 +247,17 @@ def test_names_in_the_seat_list_and_the_melds_are_escaped():
                 break
         else:
             pytest.fail("no meld in the partnership game")
+
+
+def test_the_panel_titles_kept_per_process_follow_the_language_of_each_page():
+    from games import views
+
+    context = {"view": {"finished": False}, "deal_fresh": False}
+    titles = {}
+    for language in ("en", "ar", "en"):
+        with translation.override(language):
+            expected = [str(panel["title"]) for panel in views.PANELS]
+            titles.setdefault(language, []).append([panel["title"] for panel in views._panels(context)])
+            assert titles[language][-1] == expected
+    assert titles["en"][0] == titles["en"][1] == ["What happened", "Table talk", "Scores"]
+    assert titles["ar"][0] != titles["en"][0]
