@@ -1,16 +1,42 @@
 """``{% translate "literal" %}`` as Django's i18n tag, without the lazy string that tag makes and forces
 at once for every literal (a move's answer on the play page has a dozen or more): the same output, the
 literal's translation (safe, as in Django's tag: a template's literal and its translation are not
-escaped), every other use (a variable, a filter, ``noop``, ``context``) left to Django's tag. Load it after
+escaped), kept per process and language; every other use (a variable, a filter, ``noop``, ``context``)
+left to Django's tag. Load it after
 i18n, so its ``translate`` and ``trans`` are the ones used: ``{% load i18n translate_now %}``."""
 
 from django import template
 from django.template.base import render_value_in_context
 from django.templatetags.i18n import TranslateNode, do_translate
 from django.utils.safestring import SafeData, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, trans_real
 
 register = template.Library()
+
+_kept: dict[tuple[str | None, str], str] = {}
+_kept_for: list = [None]  # the catalogues the kept translations came from (a reload replaces them)
+
+
+def _translated(literal: str, context) -> str:
+    """What Django's tag renders for ``literal``: it depends on the language and the catalogues only (a
+    safe string comes out the same whatever the context's escaping and localisation), so it is kept
+    per process and language, and dropped when Django reloads its catalogues (a changed .mo file, a test
+    changing the languages)."""
+    if trans_real._translations is not _kept_for[0]:
+        _kept.clear()
+        _kept_for[0] = trans_real._translations
+    key = (get_language(), literal)
+    value = _kept.get(key)
+    if value is None:
+        # What Variable.resolve hands to gettext_lazy, translated now (gettext keeps it safe).
+        output = gettext(mark_safe(literal.replace("%", "%%")))
+        value = render_value_in_context(output, context)
+        is_safe = isinstance(value, SafeData)
+        value = value.replace("%%", "%")
+        value = mark_safe(value) if is_safe else value
+        if is_safe:
+            _kept[key] = value
+    return value
 
 
 class TranslateNowNode(TranslateNode):
@@ -24,12 +50,7 @@ class TranslateNowNode(TranslateNode):
             or not isinstance(var.literal, SafeData)
         ):
             return super().render(context)
-        # What Variable.resolve hands to gettext_lazy, translated now (gettext keeps it safe).
-        output = gettext(mark_safe(var.literal.replace("%", "%%")))
-        value = render_value_in_context(output, context)
-        is_safe = isinstance(value, SafeData)
-        value = value.replace("%%", "%")
-        value = mark_safe(value) if is_safe else value
+        value = _translated(var.literal, context)
         if self.asvar:
             context[self.asvar] = value
             return ""

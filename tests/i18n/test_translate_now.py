@@ -44,3 +44,22 @@ def test_a_literal_is_translated_without_djangos_lazy_string(monkeypatch):
     monkeypatch.setattr(TranslateNode, "render", lazy_path)
     with translation.override("ar"):
         assert template.render(Context()) not in ("", "Your turn.")
+
+
+def test_kept_translations_never_mix_languages_and_go_with_a_reload_of_the_catalogues(monkeypatch):
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import trans_real
+
+    from handsite.templatetags import translate_now
+
+    template = Template("{% load i18n translate_now %}{% translate 'Your turn.' %}")
+    seen = []
+    for language in ("en", "ar", "en", "ar"):
+        with translation.override(language):
+            seen.append(template.render(Context()))
+    assert seen[0] == seen[2] == "Your turn."
+    assert seen[1] == seen[3] != "Your turn."
+    with translation.override("ar"):
+        monkeypatch.setattr(trans_real, "_translations", {})  # what Django does when a .mo file changes
+        monkeypatch.setattr(translate_now, "gettext", lambda message: mark_safe(message + " (reloaded)"))
+        assert template.render(Context()) == "Your turn. (reloaded)"
