@@ -61,11 +61,14 @@ PG = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 DB_NAME = f"handsite_play_bench_{os.getpid()}"
 CLIENTS = 20
 WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
-TRIVIAL_PER_CLIENT = 40
-MOVES_PER_CLIENT = 10
-POLLS_PER_CLIENT = 40
-MIXED_MOVES_PER_CLIENT = 10
-MIXED_POLLS_PER_CLIENT = 25
+# Each phase lasts a second or two (2,000 trivial pages, 500 moves ...): with a tenth of that, each
+# phase lasted about half a second and its start and its tail (the last clients finishing alone, fewer
+# than the workers) weighed on the figure. 20 + 3 x (26 + 15) moves fit in the shortest bench game (170).
+TRIVIAL_PER_CLIENT = 100
+MOVES_PER_CLIENT = 25
+POLLS_PER_CLIENT = 100
+MIXED_MOVES_PER_CLIENT = 15
+MIXED_POLLS_PER_CLIENT = 60
 PREPLAY_MOVES = 20
 """Moves played in each game before the timing (through the server, all clients at once: also the
 workers' warm-up): the rounds measure moves in the middle of a deal, not only the cheap first moves."""
