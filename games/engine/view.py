@@ -28,7 +28,10 @@ def visible_events(events: list[Event], seat: int | None, *, reveal: bool = Fals
     is merged in for the seat it concerns and dropped for everybody else (``reveal``: for all)."""
     shown = []
     for event in events:
-        secret = event.get("secret")
+        if "secret" not in event:  # most events: a plain copy
+            shown.append(dict(event))
+            continue
+        secret = event["secret"]
         public = {key: value for key, value in event.items() if key != "secret"}
         if secret is not None and (reveal or event.get("seat") == seat):
             public.update(secret)

@@ -85,6 +85,18 @@ def test_visible_events_keep_a_secret_for_its_seat_only():
     assert visible_events(events, None, reveal=True)[0]["card"]["face"] == "6S"
 
 
+def test_visible_events_copy_the_events_without_a_secret_and_drop_an_empty_secret():
+    events = [
+        {"type": "discard", "seat": 1, "card": {"rank": "7", "suit": "H"}},
+        {"type": "draw", "seat": 0, "secret": None},
+    ]
+    shown = visible_events(events, 0)
+    assert shown == [events[0], {"type": "draw", "seat": 0}]
+    assert shown[0] is not events[0]
+    shown[0]["seat"] = 3
+    assert events[0]["seat"] == 1
+
+
 def test_after_the_game_every_hand_is_shown():
     game = new_game("classic", 2, seed=3)
     while not game.finished:
