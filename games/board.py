@@ -729,6 +729,22 @@ def seat_list_html(board: dict, moved, deadline_at) -> SafeString:
     return mark_safe("".join(items))  # every value escaped
 
 
+_MELD_BUTTONS = (
+    # (shown when, suggested when, the button's name, its attribute before type, its words, what follows)
+    ("lay_off_button", "can_lay_off", "lay_off", ' data-needs="cards"', "Lay off here", "\n              "),
+    ("take_button", "can_take", "take_lay_off", "", "Put the discard here", "\n              "),
+    (
+        "exchange_button",
+        "can_exchange",
+        "exchange",
+        ' data-needs="cards"',
+        "Exchange for the wild card",
+        "\n            </li>\n          ",
+    ),
+)
+"""A classic meld's buttons, in the order the template drew them."""
+
+
 def _melds_html(groups: list[dict]) -> SafeString:
     """The melds of a (non Hand and Foot) table by player or team, with their buttons."""
     words = _words(get_language())
@@ -746,27 +762,14 @@ def _melds_html(groups: list[dict]) -> SafeString:
                 f'              <span class="meld-no" title="{words["meld"]}">{number}</span>\n'
                 f'              <span class="meld-cards">{meld["cards"]}</span>\n              '
             )
-            if meld["lay_off_button"]:
-                suggested = " suggested" if meld["can_lay_off"] else ""
-                out.append(
-                    f'<button data-needs="cards" type="submit" name="lay_off" value="{number}" '
-                    f'class="button-quiet mini{suggested}">{words["Lay off here"]}</button>'
-                )
-            out.append("\n              ")
-            if meld["take_button"]:
-                suggested = " suggested" if meld["can_take"] else ""
-                out.append(
-                    f'<button type="submit" name="take_lay_off" value="{number}" '
-                    f'class="button-quiet mini{suggested}">{words["Put the discard here"]}</button>'
-                )
-            out.append("\n              ")
-            if meld["exchange_button"]:
-                suggested = " suggested" if meld["can_exchange"] else ""
-                out.append(
-                    f'<button data-needs="cards" type="submit" name="exchange" value="{number}" '
-                    f'class="button-quiet mini{suggested}">{words["Exchange for the wild card"]}</button>'
-                )
-            out.append("\n            </li>\n          ")
+            for shown, suggests, name, needs, label, after in _MELD_BUTTONS:
+                if meld[shown]:
+                    suggested = " suggested" if meld[suggests] else ""
+                    out.append(
+                        f'<button{needs} type="submit" name="{name}" value="{number}" '
+                        f'class="button-quiet mini{suggested}">{words[label]}</button>'
+                    )
+                out.append(after)
         out.append("\n        </ul>\n      </div>\n    ")
     return mark_safe("".join(out))  # every value escaped
 
