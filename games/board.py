@@ -17,6 +17,7 @@ from games.engine import actions as engine_actions
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
 from games.engine.meldspec import MeldSpec
+from handsite.i18n import per_language
 
 SUIT_SYMBOLS = moves.SUIT_SYMBOLS
 SUIT_ORDER = moves.SUIT_ORDER
@@ -607,7 +608,7 @@ def read_as_teams(context: dict, names: dict[int, str], *, higher_wins: bool) ->
 # own words were not.
 
 
-@functools.lru_cache(maxsize=8)
+@per_language
 def _words(language: str) -> dict[str, str]:
     """The fixed words of the drawn items in ``language`` (the active one: the caller's key), translated once
     per process and language. Safe as the template's ``{% translate "literal" %}`` made them (a template's

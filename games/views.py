@@ -32,7 +32,7 @@ from games.engine.meldspec import choice_text
 from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, get_membership_for, group_view
-from handsite.i18n import language_from_cookie
+from handsite.i18n import language_from_cookie, per_language
 from handsite.inputs import small_int
 from handsite.models import Membership
 
@@ -114,7 +114,7 @@ def _panels(board_context) -> list[dict]:
     ]
 
 
-@functools.lru_cache(maxsize=8)
+@per_language
 def _panel_titles(language: str) -> tuple[str, ...]:
     """The panels' titles in ``language`` (the active one: the caller's key), translated once per process
     (plain strings, escaped by the template as the lazy ones were)."""
