@@ -36,7 +36,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
-from django.db.models import F, Model, Q, signals
+from django.db.models import F, JSONField, Model, Q, signals
 from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query_utils import DeferredAttribute
@@ -196,11 +196,21 @@ _PLAIN_MODELS: set = set()
 """The lock query's models whose instances :func:`_filled` may build (:func:`_plain`)."""
 
 
+FIRST_SEAT = 0
+"""The number of a game's first seat (create_game numbers them from 0, and none is ever removed)."""
+
+
 class _LockQuery:
     """The lock query of :func:`_locked` for one shape (membership check or not, group slug or not):
     ``SELECT`` seat, game, group and player columns ``... ORDER BY number FOR UPDATE OF`` the game, its
     SQL built once per process; rows become model instances through the fields' own database
-    converters (JSON, dates), as the ORM's select_related would make them."""
+    converters (JSON, dates), as the ORM's select_related would make them.
+
+    Only the first row's game columns are read, so the game's JSON columns (the state, 5 to 10 KB, read
+    out of its compressed TOAST and turned into text for every row it is in) come on the first seat's
+    row alone, NULL on the others: about 25 us of the server's CPU less for each other seat (issue 17).
+    Should a game's rows not start with seat :data:`FIRST_SEAT`, the query runs again with every
+    column on every row."""
 
     _built: dict[tuple, _LockQuery] = {}
 
@@ -216,10 +226,16 @@ class _LockQuery:
 
         qn = connection.ops.quote_name
         self.parts = []  # (model, its attribute names by column, [(column, converter, expression)])
-        columns = []
+        columns, once = [], []  # once: the same columns, the game's JSON ones on the first seat's row only
         for alias, model in (("s", Seat), ("g", Game), ("p", PlayerGroup), ("u", User)):
             fields = model._meta.concrete_fields
             columns += [f"{alias}.{qn(f.column)}" for f in fields]
+            once += [
+                f"CASE WHEN s.{qn('number')} = {FIRST_SEAT} THEN {alias}.{qn(f.column)} END"
+                if model is Game and isinstance(f, JSONField)
+                else f"{alias}.{qn(f.column)}"
+                for f in fields
+            ]
             converters = []
             for i, f in enumerate(fields):
                 col = f.get_col(alias)
@@ -232,7 +248,7 @@ class _LockQuery:
                 _PLAIN_MODELS.add(model)
         table = {model: qn(model._meta.db_table) for model in (Seat, Game, PlayerGroup, Membership, User)}
         sql = [
-            f"SELECT {', '.join(columns)} FROM {table[Seat]} s",
+            f" FROM {table[Seat]} s",
             f"INNER JOIN {table[Game]} g ON s.{qn('game_id')} = g.{qn('id')}",
             f"INNER JOIN {table[PlayerGroup]} p ON g.{qn('group_id')} = p.{qn('id')}",
         ]
@@ -248,7 +264,10 @@ class _LockQuery:
         sql.append(f"ORDER BY s.{qn('number')}")
         if connection.features.has_select_for_update_of:
             sql.append(connection.ops.for_update_sql(of=("g",)))
-        self.sql = " ".join(sql)
+        rest = " ".join(sql)
+        self.sql = f"SELECT {', '.join(once)}{rest}"
+        self.full_sql = f"SELECT {', '.join(columns)}{rest}"  # every row with all of the game's columns
+        self.number = Seat._meta.concrete_fields.index(Seat._meta.get_field("number"))
 
     def _instance(self, db, part: int, values: list):
         model, names, converters = self.parts[part]
@@ -262,9 +281,13 @@ class _LockQuery:
         db = _db()
         if not db.in_atomic_block:  # as the ORM's select_for_update: a lock needs a transaction
             raise TransactionManagementError("The game is locked only inside a transaction.")
+        params = {"game": game_id, "user": user_id, "slug": group_slug}
         with _cursor(db) as cursor:
-            cursor.execute(self.sql, {"game": game_id, "user": user_id, "slug": group_slug})
+            cursor.execute(self.sql, params)
             rows = cursor.fetchall()
+            if rows and rows[0][self.number] != FIRST_SEAT:  # never expected (create_game numbers from 0)
+                cursor.execute(self.full_sql, params)
+                rows = cursor.fetchall()
         if not rows:
             return []
         widths = [len(names) for _model, names, _converters in self.parts]
