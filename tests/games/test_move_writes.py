@@ -3,7 +3,10 @@ Model.save / bulk_create, and write what the ORM would; on PostgreSQL the lock q
 INSERT are prepared on a kept connection (only there), and moves go on after a rollback or a new
 connection."""
 
+import importlib
+
 import pytest
+from django.apps import apps
 from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import signals
 from django.test.utils import CaptureQueriesContext
@@ -263,6 +266,27 @@ def test_the_game_state_is_compressed_with_lz4(duel):
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_column_compression(state) FROM games_game WHERE id = %s", [duel.pk])
         assert cursor.fetchone()[0] == "lz4"
+
+
+def test_the_state_columns_compression_is_lz4_after_migrate_and_the_default_again_when_reversed(db):
+    """The column's own setting (pg_attribute), which the migration sets and its reverse unsets."""
+    _postgresql_only()
+    migration = importlib.import_module("games.migrations.0012_game_state_lz4")
+
+    def compression() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT attcompression FROM pg_attribute"
+                " WHERE attrelid = 'games_game'::regclass AND attname = 'state'"
+            )
+            return cursor.fetchone()[0]
+
+    assert compression() == "l"
+    with connection.schema_editor() as editor:  # in the test's transaction: rolled back after it
+        migration._compression("default")(apps, editor)
+        assert compression() in ("", "\x00")  # the server's default_toast_compression again
+        migration._compression("lz4")(apps, editor)
+    assert compression() == "l"
 
 
 def test_a_kept_connection_prepares_the_poll(duel, member):
