@@ -3,9 +3,13 @@ Model.save / bulk_create, and write what the ORM would; on PostgreSQL the lock q
 INSERT are prepared on a kept connection (only there), and moves go on after a rollback or a new
 connection."""
 
+import importlib
+
 import pytest
-from django.db import connection, connections
+from django.apps import apps
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import signals
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine, services
@@ -97,6 +101,88 @@ def test_a_listener_of_a_games_post_save_hears_every_move(duel):
     assert duel.version == 3
 
 
+# --- The log rows and the game in one statement (PostgreSQL) ---------------------------------------
+
+
+def _stored_moves(game_id: int) -> dict[int, list]:
+    """The game's log rows as the database holds them (JSON as text), by ``seq``: [id, other columns]."""
+    qn = connection.ops.quote_name
+    columns = [f.column for f in Move._meta.concrete_fields if not f.primary_key]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {qn('seq')}, {qn('id')}, {', '.join(qn(c) for c in columns)}"
+            f" FROM {qn(Move._meta.db_table)} WHERE {qn('game_id')} = %s",
+            [game_id],
+        )
+        return {row[0]: list(row[1:]) for row in cursor.fetchall()}
+
+
+def _writes(queries) -> list[str]:
+    """The log INSERTs and game UPDATEs among the captured statements (logged as their text, or on the
+    prepared cursor as ``QUERY = '...'``), each from its first keyword."""
+    found = []
+    for query in queries.captured_queries:
+        sql = query["sql"].removeprefix("QUERY = '")
+        if sql.startswith(('INSERT INTO "games_move"', 'UPDATE "games_game"', "WITH m AS")):
+            found.append(sql)
+    return found
+
+
+@pytest.mark.parametrize("bots", [0, 2], ids=["one row a move", "several rows a move"])
+def test_a_move_writes_its_log_rows_and_the_game_as_bulk_create_and_model_save_would(
+    owner, member, start_game, bots
+):
+    """On PostgreSQL in ONE statement (the INSERT a ``WITH`` of the UPDATE); on SQLite the INSERT and
+    the UPDATE as before. Either way the bytes stored are the ORM's, and each row gets its own id."""
+    if bots:
+        game = start_game([owner, *[services.BOT] * bots], seed=99)
+    else:
+        game = start_game([owner, member], seed=1234)
+        services.accept_seat(game_id=game.pk, user=member)
+    sizes = set()
+    for _ in range(6):
+        with CaptureQueriesContext(connection) as queries:
+            (result,) = _play(game, 1)
+        writes = _writes(queries)
+        if connection.vendor == "postgresql":
+            assert len(writes) == 1, writes
+            assert writes[0].startswith('WITH m AS (INSERT INTO "games_move"'), writes
+        else:
+            assert [sql.split(" ", 1)[0] for sql in writes] == ["INSERT", "UPDATE"], writes
+        rows = result.moves
+        sizes.add(len(rows))
+        ids = [row.pk for row in rows]
+        assert None not in ids
+        assert ids == sorted(ids)  # in the rows' order, as bulk_create gives them
+        assert all(not row._state.adding and row._state.db == "default" for row in rows)
+        stored = _stored_moves(game.pk)
+        assert [stored[row.seq][0] for row in rows] == ids  # each row's id is its own seq's
+        written_game, written_rows = _stored(game.pk), [stored[row.seq][1:] for row in rows]
+        # The ORM writes the same objects again: the same bytes.
+        Move.objects.filter(pk__in=ids).delete()
+        fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+        Move.objects.bulk_create(
+            [Move(**{f.attname: getattr(row, f.attname) for f in fields}) for row in rows]
+        )
+        result.game.save(update_fields=services.SAVED_FIELDS)
+        assert _stored(game.pk) == written_game
+        stored = _stored_moves(game.pk)
+        assert [stored[row.seq][1:] for row in rows] == written_rows
+    assert sizes == {1} if not bots else max(sizes) > 1
+
+
+def test_the_one_statement_raises_as_model_save_when_no_game_row_is_updated(duel):
+    """The UPDATE finds no row (never expected: the game is locked): DatabaseError, as
+    ``save(update_fields=...)`` raises, and the log rows of the same statement are rolled back with it."""
+    _postgresql_only()
+    row = Move(game=duel, seq=duel.version + 1, seat=0, action={"type": "draw"}, deal=0)
+    missing = Game.objects.get(pk=duel.pk)
+    missing.pk = 10**12
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
+        services._write_moves_and_game([row], missing, services.SAVED_FIELDS)
+    assert not Move.objects.filter(game=duel).exists()
+
+
 # --- Prepared statements (PostgreSQL) --------------------------------------------------------------
 
 
@@ -122,6 +208,8 @@ def _kinds(statements: list[str]) -> set[str]:
             found.add("update")
         elif sql.startswith('INSERT INTO "games_move"'):
             found.add("insert")
+        elif sql.startswith('WITH m AS (INSERT INTO "games_move"') and 'UPDATE "games_game"' in sql:
+            found.add("insert+update")  # the log rows and the game in one statement
         elif sql.startswith('INSERT INTO "handsite_notification"'):
             found.add("your turn")  # the outbox row of the turn's player (a two-player duel: every move)
         else:
@@ -129,10 +217,10 @@ def _kinds(statements: list[str]) -> set[str]:
     return found
 
 
-def test_a_kept_connection_prepares_the_lock_query_the_update_and_the_inserts(duel):
+def test_a_kept_connection_prepares_the_lock_query_the_writes_and_the_outbox_insert(duel):
     _postgresql_only()
     _play(duel, 8)
-    assert _kinds(_prepared()) == {"lock", "update", "insert", "your turn"}
+    assert _kinds(_prepared()) == {"lock", "insert+update", "your turn"}
 
 
 def test_with_prepared_statements_off_nothing_is_prepared(duel):
@@ -156,13 +244,13 @@ def test_moves_go_on_after_a_rollback_and_on_a_new_connection(owner, member, out
     game = start_game([owner, member], seed=1234)
     services.accept_seat(game_id=game.pk, user=member)
     _play(game, 8)
-    assert _kinds(_prepared()) == {"lock", "update", "insert", "your turn"}
+    assert _kinds(_prepared()) == {"lock", "insert+update", "your turn"}
     with pytest.raises(services.GameNotFound):  # rolled back
         services.play(game_id=game.pk, user=outsider, version=8, action={"type": "draw"})
     assert _prepared() == []
     _play(game, 8)
     # Eight actions, four turns since the rollback: the outbox INSERT ran four times, not yet prepared.
-    assert _kinds(_prepared()) == {"lock", "update", "insert"}
+    assert _kinds(_prepared()) == {"lock", "insert+update"}
     connections["default"].close()  # as a failed health check or DB_CONN_MAX_AGE do
     _play(game, 1)
     assert _prepared() == []
@@ -178,6 +266,27 @@ def test_the_game_state_is_compressed_with_lz4(duel):
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_column_compression(state) FROM games_game WHERE id = %s", [duel.pk])
         assert cursor.fetchone()[0] == "lz4"
+
+
+def test_the_state_columns_compression_is_lz4_after_migrate_and_the_default_again_when_reversed(db):
+    """The column's own setting (pg_attribute), which the migration sets and its reverse unsets."""
+    _postgresql_only()
+    migration = importlib.import_module("games.migrations.0012_game_state_lz4")
+
+    def compression() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT attcompression FROM pg_attribute"
+                " WHERE attrelid = 'games_game'::regclass AND attname = 'state'"
+            )
+            return cursor.fetchone()[0]
+
+    assert compression() == "l"
+    with connection.schema_editor() as editor:  # in the test's transaction: rolled back after it
+        migration._compression("default")(apps, editor)
+        assert compression() in ("", "\x00")  # the server's default_toast_compression again
+        migration._compression("lz4")(apps, editor)
+    assert compression() == "l"
 
 
 def test_a_kept_connection_prepares_the_poll(duel, member):

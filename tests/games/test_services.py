@@ -220,6 +220,49 @@ def test_the_locked_instances_are_the_orms_select_related_ones_field_by_field(
         assert [seat.user for seat in seats][2:] == [None, None]
 
 
+def test_the_lock_query_sends_the_games_json_columns_on_the_first_seats_row_only(owner, member, start_game):
+    """The state (5 to 10 KB) is read and sent once, not once per seat; the game built from the rows is
+    still the ORM's, field by field."""
+    from django.db import connection, transaction
+
+    from games.models import Game, Seat
+
+    game = start_game([owner, member, services.BOT, services.BOT], seed=4)
+    services.accept_seat(game_id=game.pk, user=member)
+    query = services._LockQuery.of(with_user=True, with_slug=True)
+    params = {"game": game.pk, "user": owner.pk, "slug": game.group.slug}
+    with transaction.atomic():
+        locked, seats = services._locked(game.pk, user=owner, group_slug=game.group.slug)
+        with connection.cursor() as cursor:
+            cursor.execute(query.sql, params)
+            rows = cursor.fetchall()
+    width = len(Seat._meta.concrete_fields)
+    names = [f.name for f in Game._meta.concrete_fields]
+    json_columns = [width + names.index(name) for name in ("state", "staged", "options")]
+    assert len(rows) == 4
+    assert all(rows[0][i] is not None for i in json_columns)
+    assert all(row[i] is None for row in rows[1:] for i in json_columns)
+    assert [instance_picture(seat) for seat in seats] == [instance_picture(seat) for seat in orm_seats(game)]
+    assert locked.state is not None
+
+
+def test_a_game_whose_seats_do_not_start_at_number_0_is_still_locked_with_its_state(
+    owner, member, start_game
+):
+    from django.db import transaction
+
+    from games.models import Seat
+
+    game = start_game([owner, member], seed=1234)
+    services.accept_seat(game_id=game.pk, user=member)
+    Seat.objects.filter(game=game, number=0).update(number=5)  # never made so: the query must not care
+    with transaction.atomic():
+        locked, seats = services._locked(game.pk, user=owner)
+    assert [seat.number for seat in seats] == [1, 5]
+    assert [instance_picture(seat) for seat in seats] == [instance_picture(seat) for seat in orm_seats(game)]
+    assert locked.state is not None
+
+
 def test_the_locked_instances_come_from_the_orms_from_db_while_something_listens_to_their_init(
     owner, member, start_game
 ):
