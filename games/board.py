@@ -4,6 +4,7 @@ for the replay of a finished game, where every hand is public)."""
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from itertools import zip_longest
 
 from django.template.defaultfilters import timeuntil_filter
@@ -88,17 +89,55 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     return _described_line(event, names, (get_language(), tuple(names.items())))
 
 
-def last_lines(events: list[dict], names: dict[int, str], limit: int = 0) -> list[SafeString]:
+LOG_SLOTS = 256
+"""Boards whose described log lines :func:`last_lines` keeps per process and language (an LRU: the least
+recently shown board goes first). A board is one viewer's of one game with its players' names; it keeps
+the events its last page described (some forty: the page's lines and the turns between them) with their
+lines, so at most a few MB per language."""
+
+
+@per_language
+def _log_slots(language: str) -> OrderedDict:
+    """The kept boards' lines in ``language`` (the active one: the caller's key), emptied when Django
+    reloads its catalogues (a line is in the words of the catalogue it was described with)."""
+    return OrderedDict()
+
+
+def last_lines(events: list[dict], names: dict[int, str], limit: int = 0, *, slot=None) -> list[SafeString]:
     """The newest ``limit`` lines of ``events`` (every line for 0), newest first: the events are
     described from the end back until there are enough (a page costs the same early and late in a deal);
-    the language and the names are read once for all of them."""
-    context = (get_language(), tuple(names.items()))
+    the language and the names are read once for all of them.
+
+    ``slot``: whose board this is (the game and the viewer): the lines its last page described are kept
+    (see LOG_SLOTS), and an event at the same place of the log that is EQUAL to the one described then
+    (the event as this viewer sees it: a drawn card's face for the seat that drew it only) gets the same
+    line without describing it again (a deal's log only grows, so most of a page's lines were on the
+    page before; comparing an event is some twenty times cheaper than describing or repr-ing it). The
+    line depends on the event, the names and the language only, each part of the comparison or the key."""
+    language = get_language()
+    context = (language, tuple(names.items()))
+    before: dict = {}
+    if slot is not None:
+        slots = _log_slots(language)
+        key = (slot, context[1])
+        before = slots.pop(key, None) or {}
+    described = {}
     lines = []
-    for event in reversed(events):
-        line = _described_line(event, names, context)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        kept = before.get(index)
+        line = kept[1] if kept is not None and kept[0] == event else _described_line(event, names, context)
+        described[index] = (event, line)
         if line is not None:
             lines.append(line)
             if len(lines) == limit:
+                break
+    if slot is not None:
+        slots[key] = described
+        while len(slots) > LOG_SLOTS:
+            try:
+                slots.popitem(last=False)
+            except KeyError:  # another thread emptied it meanwhile
                 break
     return lines
 
@@ -272,7 +311,7 @@ def build(
             )
             exchanges.append({"option": option, "label": label})
     meld_type = next((a["type"] for a in legal if a["type"] in ("meld", "announce")), None)
-    log_lines = last_lines(picture["log"], names, LOG_LINES)
+    log_lines = last_lines(picture["log"], names, LOG_LINES, slot=(state.variant, state.seed, viewer))
     deals = [
         {"number": i + 1, "points": points, "void": void}
         for i, (points, void) in enumerate(
@@ -467,7 +506,7 @@ def build_foot(
                 cards=with_top,
             )
         takes.append({"option": option, "label": label})
-    log_lines = last_lines(picture["log"], names, LOG_LINES)
+    log_lines = last_lines(picture["log"], names, LOG_LINES, slot=(state.variant, state.seed, viewer))
     deals = [
         {"number": i + 1, "points": points, "void": False}
         for i, points in enumerate(picture["scores"]["deals"])
