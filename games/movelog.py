@@ -8,6 +8,7 @@ as one line and as the card ids to highlight on the table.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from django.db.models import IntegerField, Subquery, Value
@@ -130,11 +131,7 @@ def since(game: Game, names: dict[int, str], viewer: int | None, deal: int, move
     if viewer is None:
         return Since()
     if moves is None:
-        rows = Move.objects.filter(game=game, deal=deal)
-        last = rows.filter(seat=viewer, kind=MoveKind.PLAYER).order_by("-seq").values("seq")[:1]
-        after = Coalesce(Subquery(last, output_field=IntegerField()), Value(-1))
-        newest = rows.filter(seq__gt=after).order_by("-seq").values("seq", "seat", "action", "deal")
-        moves = list(newest[:SINCE_LIMIT])[::-1]
+        moves = _rows_since(game.pk, game.created_at, game.version, viewer, deal)
     else:
         moves = [
             {"seq": m.seq, "seat": m.seat, "action": m.action, "deal": m.deal}
@@ -150,6 +147,20 @@ def since(game: Game, names: dict[int, str], viewer: int | None, deal: int, move
         line = format_html("… {}", line)
     ids = {i for m in others for i in action_ids(m["action"])}
     return Since(line=line, card_ids=ids, seats={m["seat"] for m in others})
+
+
+@functools.lru_cache(maxsize=1024)
+def _rows_since(game_id: int, created_at, version: int, viewer: int, deal: int) -> tuple[dict, ...]:
+    """The rows of deal ``deal`` after ``viewer``'s last own move, up to the game's ``version`` (ONE query):
+    the log is append-only (a row's ``seq`` is the game's version after it), so they are the same for
+    every page of that version and kept per process (a meld put aside, a refused press or the page again
+    answer at the version of the move before: no query). ``created_at`` tells a game from an earlier one
+    with the same id (a test database made again). Read-only: shared by the callers."""
+    rows = Move.objects.filter(game_id=game_id, deal=deal, seq__lte=version)
+    last = rows.filter(seat=viewer, kind=MoveKind.PLAYER).order_by("-seq").values("seq")[:1]
+    after = Coalesce(Subquery(last, output_field=IntegerField()), Value(-1))
+    newest = rows.filter(seq__gt=after).order_by("-seq").values("seq", "seat", "action", "deal")
+    return tuple(list(newest[:SINCE_LIMIT])[::-1])
 
 
 @dataclass

@@ -147,3 +147,35 @@ def test_in_arabic_the_since_line_joins_the_moves_with_the_arabic_comma(owner, s
     assert "، " in line
     assert ", " not in line
     assert english.count(", ") == 1
+
+
+def test_the_since_rows_are_read_once_per_game_version_and_viewer(owner, start_game):
+    """movelog keeps the rows after a viewer's last move per (game, version, viewer, deal) (issue 17): the
+    same line again without a query at the same version; each viewer their own rows; a new move, a new
+    query. The line is the one read from the database (the rows up to the game's version only)."""
+    game = start_game([owner, services.BOT], seed=77)
+    play_moves(game, owner, 3)
+    state = engine.from_json(game.state)
+    names = {0: "Amira", 1: "Bot 2"}
+    movelog._rows_since.cache_clear()
+    with CaptureQueriesContext(connection) as queries:
+        first = movelog.since(game, names, 0, state.deal.number)
+    assert len(queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        again = movelog.since(game, names, 0, state.deal.number)
+    assert len(queries) == 0
+    assert (str(again.line), again.card_ids, again.seats) == (str(first.line), first.card_ids, first.seats)
+    theirs = movelog.since(game, names, 1, state.deal.number)
+    assert theirs.seats != first.seats or theirs.line != first.line
+    assert 1 not in theirs.seats
+    # A row past the version read is not part of that version's rows.
+    Move.objects.create(
+        game=game, seq=game.version + 1, seat=1, deal=state.deal.number, action={"type": "draw"}
+    )
+    movelog._rows_since.cache_clear()
+    assert str(movelog.since(game, names, 0, state.deal.number).line) == str(first.line)
+    game.version += 1
+    with CaptureQueriesContext(connection) as queries:
+        later = movelog.since(game, names, 0, state.deal.number)
+    assert len(queries) == 1
+    assert str(later.line) != str(first.line)
