@@ -876,3 +876,202 @@ def _sides_html(sides: list[dict], teams: bool) -> SafeString:
             out.append(f'<li class="muted small">{words["No melds yet."]}</li>\n          ')
         out.append("\n        </ul>\n      </div>\n    ")
     return mark_safe("".join(out))  # every value escaped
+
+
+@per_language
+def _dock_words(language: str) -> dict[str, str]:
+    """The dock bars' fixed words in ``language`` (see :func:`_words`): safe as a template's translated
+    literal."""
+    words = {
+        "Draw from the stock": _("Draw from the stock"),
+        "Take the discard with the selected cards": _("Take the discard with the selected cards"),
+        "Add as a meld with the discard": _("Add as a meld with the discard"),
+        "Announce the selected cards": _("Announce the selected cards"),
+        "Meld the selected cards": _("Meld the selected cards"),
+        "Add as a meld": _("Add as a meld"),
+        "Declare a Hand": _("Declare a Hand"),
+        "Discard the selected card": _("Discard the selected card"),
+        "Group in my hand": _("Group in my hand"),
+        "Show pairs and demand a redeal": _("Show pairs and demand a redeal"),
+        "Tap cards": _("Tap cards to meld, lay off, exchange a wild card or discard."),
+        "You can put melds aside meanwhile.": _("You can put melds aside meanwhile."),
+        "Take the pile with the selected cards": _("Take the pile with the selected cards"),
+        "End the turn without a discard": _("End the turn without a discard"),
+        "Meld your whole hand": _(
+            "Meld your whole hand to pick up your foot now; discard your last hand card to pick it up for "
+            "your next turn."
+        ),
+        "Sort by suit": _("Sort by suit"),
+        "Sort by rank": _("Sort by rank"),
+        "My order": _("My order"),
+    }
+    return {key: mark_safe(value) for key, value in words.items()}
+
+
+def _hints_html(offer: dict, options: list[dict]) -> str:
+    """The suggestions' <details> (their count, then a button per suggested move)."""
+    count = offer["hints"]
+    summary = ngettext("%(n)s suggestion", "%(n)s suggestions", count) % {"n": count}
+    buttons = "".join(
+        [
+            f'<button type="submit" name="offer" value="{option["option"]}" class="button-quiet hint">'
+            f"{conditional_escape(option['label'])}</button>"
+            for option in options
+        ]
+    )
+    return f'\n      <details class="hints">\n        <summary>{summary}</summary>\n        {buttons}'
+
+
+def _waiting(board: dict) -> str:
+    return _("%(name)s to play.") % {"name": conditional_escape(board["turn_name"])}
+
+
+def actions_html(board: dict, staged_has_discard: bool) -> SafeString:
+    """The dock's action bar (Hand and Foot's or the classic one) and the hand bar under it (the hand's
+    size, the sorts), as games/_dock.html's template drew them (tests/games/test_play_drawn_items.py): the
+    buttons the moves allowed now offer (``board["offer"]``); ``staged_has_discard``: a staged meld
+    already takes the discard (no second "with the discard")."""
+    words = _dock_words(get_language())
+    offer = board["offer"]
+    view = board["view"]
+    out = ['\n  <div class="actions action-bar" id="actions">\n    ']
+    add = out.append
+    if board["foot"]:
+        if offer["draw"]:
+            count = view["draw_count"]
+            drawn = ngettext("Draw %(cards)s card", "Draw %(cards)s cards", count) % {"cards": count}
+            add(f'<button type="submit" name="act" value="draw">{drawn}</button>')
+        add("\n    ")
+        if offer["draw_phase"] and offer["has_discard"]:
+            add(
+                '<button type="submit" name="act" value="take" class="button-quiet">'
+                f"{words['Take the pile with the selected cards']}</button>"
+            )
+        add("\n    ")
+        if offer["play_phase"]:
+            add(
+                f'<button type="submit" name="act" value="meld">{words["Meld the selected cards"]}</button>'
+                '\n      <button type="submit" name="act" value="discard">'
+                f"{words['Discard the selected card']}</button>"
+            )
+        add("\n    ")
+        if offer["end_turn"]:
+            add(
+                '<button type="submit" name="act" value="end_turn" class="button-quiet">'
+                f"{words['End the turn without a discard']}</button>"
+            )
+        add("\n    ")
+        if offer["takes"]:
+            add(_hints_html(offer, offer["takes"]) + "\n      </details>\n    ")
+        add("\n    ")
+        if offer["play_phase"] and not view["in_foot"]:
+            add(f'<p class="muted small">{words["Meld your whole hand"]}</p>')
+        add("\n    ")
+        if not view["your_turn"]:
+            add(f'<p class="muted small waiting-turn">{_waiting(board)}</p>')
+    else:
+        if offer["draw"]:
+            add(f'<button type="submit" name="act" value="draw">{words["Draw from the stock"]}</button>')
+        add("\n    ")
+        if offer["take_declare"]:
+            suggested = " suggested" if offer["takes_declare"] else ""
+            said = _("Take %(card)s and declare a Hand") % {"card": conditional_escape(board["discard_top"])}
+            add(
+                f'<button type="submit" name="act" value="take_declare" class="button-quiet{suggested}">'
+                f"{said}</button>"
+            )
+        add("\n    ")
+        if offer["draw_phase"] and offer["has_discard"]:
+            add(
+                '<button data-needs="cards" type="submit" name="act" value="take" class="button-quiet">'
+                f"{words['Take the discard with the selected cards']}</button>\n      "
+            )
+            if not staged_has_discard:
+                add(
+                    '<button data-needs="cards" type="submit" name="act" value="stage_take" '
+                    f'class="button-quiet">{words["Add as a meld with the discard"]}</button>'
+                )
+        add("\n    ")
+        if offer["play_phase"]:
+            if offer["announce"]:
+                add(
+                    '\n      <button data-needs="cards" type="submit" name="act" value="meld">'
+                    f"{words['Announce the selected cards']}</button>\n      \n    "
+                )
+            else:
+                add(
+                    '\n      <button data-needs="cards" type="submit" name="act" value="meld">'
+                    f"{words['Meld the selected cards']}</button>\n    "
+                )
+        add(
+            '\n    <button data-needs="cards" type="submit" name="act" value="stage" class="button-quiet">'
+            f"{words['Add as a meld']}</button>\n    "
+        )
+        if offer["declare_hand"] or offer["declare_any"]:
+            quiet = "" if offer["declare_hand"] else ' class="button-quiet"'
+            add(
+                f'<button type="submit"{quiet} name="act" value="declare_hand">'
+                f"{words['Declare a Hand']}</button>"
+            )
+        add("\n    ")
+        if offer["play_phase"]:
+            add(
+                '<button data-needs="one" type="submit" name="act" value="discard">'
+                f"{words['Discard the selected card']}</button>"
+            )
+        add(
+            '\n    <button data-needs="cards" type="submit" name="act" value="group" class="button-quiet">'
+            f"{words['Group in my hand']}</button>\n    "
+        )
+        if offer["redeal"]:
+            add(
+                '<button type="submit" name="act" value="redeal" class="button-quiet">'
+                f"{words['Show pairs and demand a redeal']}</button>"
+            )
+        add("\n    ")
+        if offer["play_phase"]:
+            add(f'<p class="muted small tap-hint" data-needs="none">{words["Tap cards"]}</p>')
+        add("\n    ")
+        if offer["takes"] or offer["exchanges"]:
+            add(_hints_html(offer, offer["takes"]))
+            add(
+                "\n        "
+                + "".join(
+                    [
+                        f'<button type="submit" name="offer" value="{option["option"]}" '
+                        f'class="button-quiet hint">{conditional_escape(option["label"])}</button>'
+                        for option in offer["exchanges"]
+                    ]
+                )
+                + "\n      </details>\n    "
+            )
+        add("\n    ")
+        if not view["your_turn"]:
+            add(
+                f'<p class="muted small waiting-turn">{_waiting(board)} '
+                f"{words['You can put melds aside meanwhile.']}</p>"
+            )
+    count = board["hand_count"]
+    held = ngettext("%(cards)s card", "%(cards)s cards", count) % {"cards": count}
+    add(f'\n  </div>\n  \n  <div class="hand-bar">\n    <span class="muted small">{held}</span>\n')
+    sort = board["sort"]
+    add('    <span class="sort small">\n      ')
+    if sort != "suit":
+        add(
+            '<a href="?sort=suit" hx-get="?sort=suit" hx-target="#game" hx-swap="outerHTML">'
+            f"{words['Sort by suit']}</a>"
+        )
+    add("\n      ")
+    if sort != "rank":
+        add(
+            '<a href="?sort=rank" hx-get="?sort=rank" hx-target="#game" hx-swap="outerHTML">'
+            f"{words['Sort by rank']}</a>"
+        )
+    add("\n      ")
+    if board["has_own_order"] and sort != "own":
+        add(
+            '<a href="?sort=own" hx-get="?sort=own" hx-target="#game" hx-swap="outerHTML">'
+            f"{words['My order']}</a>"
+        )
+    add("\n    </span>\n  </div>")
+    return mark_safe("".join(out))  # every value escaped

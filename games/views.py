@@ -191,6 +191,9 @@ def _context(
             "games/_foot_table.html" if context["board"]["foot"] else "games/_table.html"
         )  # Hand and Foot's own table region
         context |= _staged(staged, state, viewer)
+        view = context["board"]["view"]
+        if view["hand"] is not None and not view["finished"]:  # the dock is shown (games/_dock.html)
+            context["actions_html"] = board.actions_html(context["board"], context["staged_has_discard"])
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
     if sort:
         context["poll_url"] += f"&sort={sort}"

@@ -1,8 +1,9 @@
 """The play page's repeated items drawn in Python (games/board.py: the hand, the seat list, the melds, Hand
-and Foot's sides, the log) are byte for byte what the template loops they replaced drew, kept here as they
-were: over many positions of seeded games of bots (classic, a partnership, Kuwaiti's announcement, both
-Hand and Foot rule sets), for every seat and a watcher, in English and Arabic, with names to escape,
-ticked and fresh cards, seats that moved, a bot, a player who left and a deadline.
+and Foot's sides, the log, the dock's action and hand bars) are byte for byte what the template loops and
+regions they replaced drew, kept here as they were: over many positions of seeded games of bots (classic,
+a partnership, Kuwaiti's announcement, both Hand and Foot rule sets), for every seat and a watcher, in
+English and Arabic, with names to escape, ticked and fresh cards, seats that moved, a bot, a player who
+left and a deadline.
 (bench/render_capture.py compares whole answers through the views before and after such a change.)"""
 
 from datetime import timedelta
@@ -148,6 +149,97 @@ GAMES = [
     ("hand-and-foot-teams", 4, {}, 9),
 ]
 
+OLD_ACTIONS = (  # the dock's action bar and hand bar (games/_dock.html)
+    "{% if b.foot %}\n"
+    '  <div class="actions action-bar" id="actions">\n'
+    '    {% if b.offer.draw %}<button type="submit" name="act" value="draw">{% blocktranslate c'
+    "ount cards=v.draw_count %}Draw {{ cards }} card{% plural %}Draw {{ cards }} cards{% endblo"
+    "cktranslate %}</button>{% endif %}\n"
+    '    {% if b.offer.draw_phase and b.offer.has_discard %}<button type="submit" name="act" va'
+    'lue="take" class="button-quiet">{% translate "Take the pile with the selected cards" %}</b'
+    "utton>{% endif %}\n"
+    '    {% if b.offer.play_phase %}<button type="submit" name="act" value="meld">{% translate '
+    '"Meld the selected cards" %}</button>\n'
+    '      <button type="submit" name="act" value="discard">{% translate "Discard the selected '
+    'card" %}</button>{% endif %}\n'
+    '    {% if b.offer.end_turn %}<button type="submit" name="act" value="end_turn" class="butt'
+    'on-quiet">{% translate "End the turn without a discard" %}</button>{% endif %}\n'
+    "    {% if b.offer.takes %}\n"
+    '      <details class="hints">\n'
+    "        <summary>{% blocktranslate count n=b.offer.hints %}{{ n }} suggestion{% plural %}{"
+    "{ n }} suggestions{% endblocktranslate %}</summary>\n"
+    '        {% for take in b.offer.takes %}<button type="submit" name="offer" value="{{ take.o'
+    'ption }}" class="button-quiet hint">{{ take.label }}</button>{% endfor %}\n'
+    "      </details>\n"
+    "    {% endif %}\n"
+    '    {% if b.offer.play_phase and not v.in_foot %}<p class="muted small">{% translate "Meld'
+    " your whole hand to pick up your foot now; discard your last hand card to pick it up for y"
+    'our next turn." %}</p>{% endif %}\n'
+    '    {% if not v.your_turn %}<p class="muted small waiting-turn">{% blocktranslate with nam'
+    "e=b.turn_name %}{{ name }} to play.{% endblocktranslate %}</p>{% endif %}\n"
+    "  </div>\n"
+    "  {% else %}\n"
+    '  <div class="actions action-bar" id="actions">\n'
+    '    {% if b.offer.draw %}<button type="submit" name="act" value="draw">{% translate "Draw '
+    'from the stock" %}</button>{% endif %}\n'
+    '    {% if b.offer.take_declare %}<button type="submit" name="act" value="take_declare" cla'
+    'ss="button-quiet{% if b.offer.takes_declare %} suggested{% endif %}">{% blocktranslate wit'
+    "h card=b.discard_top %}Take {{ card }} and declare a Hand{% endblocktranslate %}</button>{"
+    "% endif %}\n"
+    '    {% if b.offer.draw_phase and b.offer.has_discard %}<button data-needs="cards" type="su'
+    'bmit" name="act" value="take" class="button-quiet">{% translate "Take the discard with the'
+    ' selected cards" %}</button>\n'
+    '      {% if not staged_has_discard %}<button data-needs="cards" type="submit" name="act" v'
+    'alue="stage_take" class="button-quiet">{% translate "Add as a meld with the discard" %}</b'
+    "utton>{% endif %}{% endif %}\n"
+    "    {% if b.offer.play_phase %}\n"
+    '      {% if b.offer.announce %}<button data-needs="cards" type="submit" name="act" value="'
+    'meld">{% translate "Announce the selected cards" %}</button>\n'
+    '      {% else %}<button data-needs="cards" type="submit" name="act" value="meld">{% transl'
+    'ate "Meld the selected cards" %}</button>{% endif %}\n'
+    "    {% endif %}\n"
+    '    <button data-needs="cards" type="submit" name="act" value="stage" class="button-quiet"'
+    '>{% translate "Add as a meld" %}</button>\n'
+    '    {% if b.offer.declare_hand or b.offer.declare_any %}<button type="submit"{% if not b.o'
+    'ffer.declare_hand %} class="button-quiet"{% endif %} name="act" value="declare_hand">{% tr'
+    'anslate "Declare a Hand" %}</button>{% endif %}\n'
+    '    {% if b.offer.play_phase %}<button data-needs="one" type="submit" name="act" value="di'
+    'scard">{% translate "Discard the selected card" %}</button>{% endif %}\n'
+    '    <button data-needs="cards" type="submit" name="act" value="group" class="button-quiet"'
+    '>{% translate "Group in my hand" %}</button>\n'
+    '    {% if b.offer.redeal %}<button type="submit" name="act" value="redeal" class="button-q'
+    'uiet">{% translate "Show pairs and demand a redeal" %}</button>{% endif %}\n'
+    '    {% if b.offer.play_phase %}<p class="muted small tap-hint" data-needs="none">{% transl'
+    'ate "Tap cards to meld, lay off, exchange a wild card or discard." %}</p>{% endif %}\n'
+    "    {% if b.offer.takes or b.offer.exchanges %}\n"
+    '      <details class="hints">\n'
+    "        <summary>{% blocktranslate count n=b.offer.hints %}{{ n }} suggestion{% plural %}{"
+    "{ n }} suggestions{% endblocktranslate %}</summary>\n"
+    '        {% for take in b.offer.takes %}<button type="submit" name="offer" value="{{ take.o'
+    'ption }}" class="button-quiet hint">{{ take.label }}</button>{% endfor %}\n'
+    '        {% for ex in b.offer.exchanges %}<button type="submit" name="offer" value="{{ ex.o'
+    'ption }}" class="button-quiet hint">{{ ex.label }}</button>{% endfor %}\n'
+    "      </details>\n"
+    "    {% endif %}\n"
+    '    {% if not v.your_turn %}<p class="muted small waiting-turn">{% blocktranslate with nam'
+    'e=b.turn_name %}{{ name }} to play.{% endblocktranslate %} {% translate "You can put melds'
+    ' aside meanwhile." %}</p>{% endif %}\n'
+    "  </div>\n"
+    "  {% endif %}\n"
+    '  <div class="hand-bar">\n'
+    '    <span class="muted small">{% blocktranslate count cards=b.hand_count %}{{ cards }} car'
+    "d{% plural %}{{ cards }} cards{% endblocktranslate %}</span>\n"
+    '    <span class="sort small">\n'
+    '      {% if b.sort != "suit" %}<a href="?sort=suit" hx-get="?sort=suit" hx-target="#game" '
+    'hx-swap="outerHTML">{% translate "Sort by suit" %}</a>{% endif %}\n'
+    '      {% if b.sort != "rank" %}<a href="?sort=rank" hx-get="?sort=rank" hx-target="#game" '
+    'hx-swap="outerHTML">{% translate "Sort by rank" %}</a>{% endif %}\n'
+    '      {% if b.has_own_order and b.sort != "own" %}<a href="?sort=own" hx-get="?sort=own" h'
+    'x-target="#game" hx-swap="outerHTML">{% translate "My order" %}</a>{% endif %}\n'
+    "    </span>\n"
+    "  </div>"
+)
+
 
 def _old(template: str, **context) -> str:
     return Template("{% load i18n l10n %}{% localize off %}" + template + "{% endlocalize %}").render(
@@ -206,6 +298,10 @@ def _compare(state, seats, step: int) -> int:
         assert b["hand_html"] == _old(OLD_HAND, b={**b, "hand": old_hand})
         assert b["hand_count"] == len(old_hand)
         assert b["log_html"] == _old(OLD_LOG, b=b)
+        if v["hand"] is not None and not v["finished"]:  # the dock is shown
+            for staged_has_discard in (False, True):
+                old_actions = _old(OLD_ACTIONS, b=b, v=v, staged_has_discard=staged_has_discard)
+                assert board.actions_html(b, staged_has_discard) == old_actions
         compared += 1
     return compared
 
