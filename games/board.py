@@ -18,6 +18,7 @@ from games.engine import actions as engine_actions
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
 from games.engine.meldspec import MeldSpec
+from handsite import timefmt
 from handsite.i18n import per_language
 
 SUIT_SYMBOLS = moves.SUIT_SYMBOLS
@@ -1075,3 +1076,70 @@ def actions_html(board: dict, staged_has_discard: bool) -> SafeString:
         )
     add("\n    </span>\n  </div>")
     return mark_safe("".join(out))  # every value escaped
+
+
+@per_language
+def _head_words(language: str) -> dict[str, str]:
+    """The game bar's fixed words in ``language`` (see :func:`_words`)."""
+    words = {
+        "tie-break": _("tie-break"),
+        "The game is over.": _("The game is over."),
+        "Your turn.": _("Your turn."),
+        "Since your last move:": _("Since your last move:"),
+    }
+    return {key: mark_safe(value) for key, value in words.items()}
+
+
+def head_html(board: dict, game, since_line) -> dict[str, SafeString]:
+    """The game bar's lines that follow the play (games/_head.html, as its template drew them: tests/games/
+    test_play_drawn_items.py): ``deal``, the deal's number (and the tie-break) after the rule set; ``turn``,
+    whose turn it is and the time left (or the game's end), ``since_line`` (what happened since the
+    viewer's last move) and a paused deadline. ``game``: the Game row (its status, deadline, pause)."""
+    words = _head_words(get_language())
+    view = board["view"]
+    deal = view["deal"]
+    said = _("Deal %(number)s of %(total)s") % {
+        "number": deal["scoring_deal"],
+        "total": deal["scoring_deals"],
+    }
+    tie_break = f" · {words['tie-break']}" if deal.get("in_tie_break") else ""
+    out = ["\n    "]
+    add = out.append
+    if view["finished"]:
+        add(f'\n      <p class="turn"><strong>{words["The game is over."]}</strong></p>\n    ')
+    elif game.status == "abandoned":
+        ender = (game.ended_by.name if game.ended_by is not None else "") or "—"
+        ended = _("%(name)s ended the game early.") % {"name": conditional_escape(ender)}
+        add(f'\n      <p class="turn" id="turn"><strong>{ended}</strong></p>\n    ')
+    else:
+        yours = view["your_turn"]
+        add(f'\n      <p class="turn{" your-turn" if yours else ""}" id="turn">\n        ')
+        if yours:
+            add(f"<strong>{words['Your turn.']}</strong>\n        ")
+        else:
+            add(_("%(name)s to play.") % {"name": conditional_escape(board["turn_name"])})
+        add("\n        ")
+        if game.deadline_at:
+            left = _("Time left: %(left)s (until %(when)s)") % {
+                "left": conditional_escape(timeuntil_filter(game.deadline_at)),
+                "when": conditional_escape(timefmt.when(game.deadline_at)),
+            }
+            add(f'<span class="muted small">{left}</span>')
+        add("\n      </p>\n    ")
+    add("\n    ")
+    if since_line:
+        add(
+            f'<p class="since small" id="since"><span class="muted">{words["Since your last move:"]}</span> '
+            f"{conditional_escape(since_line)}</p>"
+        )
+    add("\n    ")
+    if game.paused_until:
+        paused = _("The player to move is on vacation: the deadline is paused until %(until)s.") % {
+            "until": conditional_escape(timefmt.when(game.paused_until))
+        }
+        add(f'<p class="muted small paused">{paused}</p>')
+    add("\n  ")
+    return {
+        "deal": mark_safe(f'<span class="muted">· {said}{tie_break}</span>'),  # every value escaped
+        "turn": mark_safe("".join(out)),
+    }

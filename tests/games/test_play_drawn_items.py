@@ -1,9 +1,9 @@
 """The play page's repeated items drawn in Python (games/board.py: the hand, the seat list, the melds, Hand
-and Foot's sides, the log, the dock's action and hand bars) are byte for byte what the template loops and
-regions they replaced drew, kept here as they were: over many positions of seeded games of bots (classic,
-a partnership, Kuwaiti's announcement, both Hand and Foot rule sets), for every seat and a watcher, in
-English and Arabic, with names to escape, ticked and fresh cards, seats that moved, a bot, a player who
-left and a deadline.
+and Foot's sides, the log, the dock's action and hand bars, the game bar's lines) are byte for byte what
+the template loops and regions they replaced drew, kept here as they were: over many positions of seeded
+games of bots (classic, a partnership, Kuwaiti's announcement, both Hand and Foot rule sets), for every
+seat and a watcher, in English and Arabic, with names to escape, ticked and fresh cards, seats that
+moved, a bot, a player who left and a deadline.
 (bench/render_capture.py compares whole answers through the views before and after such a change.)"""
 
 from datetime import timedelta
@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 
 from games import board, engine
 
@@ -240,9 +241,41 @@ OLD_ACTIONS = (  # the dock's action bar and hand bar (games/_dock.html)
     "  </div>"
 )
 
+OLD_HEAD_DEAL = (  # the game bar's deal (games/_head.html)
+    '{% if board %}{% with v=board.view %}<span class="muted">· {% blocktranslate with number=v'
+    ".deal.scoring_deal total=v.deal.scoring_deals %}Deal {{ number }} of {{ total }}{% endbloc"
+    'ktranslate %}{% if v.deal.in_tie_break %} · {% translate "tie-break" %}{% endif %}</span>{'
+    "% endwith %}{% endif %}"
+)
+
+OLD_HEAD_TURN = (  # the game bar's lines under the title (games/_head.html)
+    "{% if board %}{% with v=board.view %}\n"
+    "    {% if v.finished %}\n"
+    '      <p class="turn"><strong>{% translate "The game is over." %}</strong></p>\n'
+    '    {% elif game.status == "abandoned" %}\n'
+    '      <p class="turn" id="turn"><strong>{% blocktranslate with name=game.ended_by.name|def'
+    'ault:"—" %}{{ name }} ended the game early.{% endblocktranslate %}</strong></p>\n'
+    "    {% else %}\n"
+    '      <p class="turn{% if v.your_turn %} your-turn{% endif %}" id="turn">\n'
+    '        {% if v.your_turn %}<strong>{% translate "Your turn." %}</strong>\n'
+    "        {% else %}{% blocktranslate with name=board.turn_name %}{{ name }} to play.{% endb"
+    "locktranslate %}{% endif %}\n"
+    '        {% if game.deadline_at %}<span class="muted small">{% blocktranslate with left=gam'
+    "e.deadline_at|timeuntil when=game.deadline_at|when %}Time left: {{ left }} (until {{ when "
+    "}}){% endblocktranslate %}</span>{% endif %}\n"
+    "      </p>\n"
+    "    {% endif %}\n"
+    '    {% if since.line %}<p class="since small" id="since"><span class="muted">{% translate '
+    '"Since your last move:" %}</span> {{ since.line }}</p>{% endif %}\n'
+    '    {% if game.paused_until %}<p class="muted small paused">{% blocktranslate with until=g'
+    "ame.paused_until|when %}The player to move is on vacation: the deadline is paused until {{"
+    " until }}.{% endblocktranslate %}</p>{% endif %}\n"
+    "  {% endwith %}{% endif %}"
+)
+
 
 def _old(template: str, **context) -> str:
-    return Template("{% load i18n l10n %}{% localize off %}" + template + "{% endlocalize %}").render(
+    return Template("{% load i18n l10n times %}{% localize off %}" + template + "{% endlocalize %}").render(
         Context(context)
     )
 
@@ -302,8 +335,28 @@ def _compare(state, seats, step: int) -> int:
             for staged_has_discard in (False, True):
                 old_actions = _old(OLD_ACTIONS, b=b, v=v, staged_has_discard=staged_has_discard)
                 assert board.actions_html(b, staged_has_discard) == old_actions
+        _compare_head(b, step)
         compared += 1
     return compared
+
+
+def _compare_head(b, step: int) -> None:
+    """The game bar's lines for a game in play, ended early (by somebody or nobody), with a deadline and a
+    pause or not, with a line of what happened since (names to escape) or none."""
+    now = timezone.now()
+    ender = SimpleNamespace(name=NAMES[step % len(NAMES)]) if step % 3 else None
+    for status in ("active", "abandoned"):
+        game = SimpleNamespace(
+            status=status,
+            ended_by=ender,
+            deadline_at=now + timedelta(hours=5, minutes=7) if step % 2 else None,
+            paused_until=now + timedelta(days=3) if step % 5 == 1 else None,
+        )
+        for line in (None, mark_safe('Hala &lt;b&gt; drew <span class="pcard">x</span>')):
+            since = SimpleNamespace(line=line)
+            drawn = board.head_html(b, game, line)
+            assert drawn["deal"] == _old(OLD_HEAD_DEAL, board=b, game=game)
+            assert drawn["turn"] == _old(OLD_HEAD_TURN, board=b, game=game, since=since)
 
 
 @pytest.mark.parametrize("language", ["en", "ar"])
