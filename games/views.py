@@ -195,6 +195,7 @@ def _context(
         if view["hand"] is not None and not view["finished"]:  # the dock is shown (games/_dock.html)
             context["actions_html"] = board.actions_html(context["board"], context["staged_has_discard"])
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
+        context["rule_state_html"] = rules.rule_state_html(context["rule_state"], urls["rules"], game.pk)
         context["head"] = board.head_html(context["board"], game, since.line)
     if sort:
         context["poll_url"] += f"&sort={sort}"

@@ -1,9 +1,9 @@
 """The play page's repeated items drawn in Python (games/board.py: the hand, the seat list, the melds, Hand
-and Foot's sides, the log, the dock's action and hand bars, the game bar's lines) are byte for byte what
-the template loops and regions they replaced drew, kept here as they were: over many positions of seeded
-games of bots (classic, a partnership, Kuwaiti's announcement, both Hand and Foot rule sets), for every
-seat and a watcher, in English and Arabic, with names to escape, ticked and fresh cards, seats that
-moved, a bot, a player who left and a deadline.
+and Foot's sides, the log, the dock's action and hand bars, the game bar's lines; games/rules.py: the rule
+state) are byte for byte what the template loops and regions they replaced drew, kept here as they were:
+over many positions of seeded games of bots (classic, a partnership, Kuwaiti's announcement, both Hand
+and Foot rule sets), for every seat and a watcher, in English and Arabic, with names to escape, ticked
+and fresh cards, seats that moved, a bot, a player who left and a deadline.
 (bench/render_capture.py compares whole answers through the views before and after such a change.)"""
 
 from datetime import timedelta
@@ -14,7 +14,7 @@ from django.template import Context, Template
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from games import board, engine
+from games import board, engine, rules
 
 OLD_SEATS = (
     '{% translate "cards held" as cards_held %}{% for s in b.seat_rows %}\n'
@@ -273,6 +273,17 @@ OLD_HEAD_TURN = (  # the game bar's lines under the title (games/_head.html)
     "  {% endwith %}{% endif %}"
 )
 
+OLD_RULE_STATE = (  # the rule state's box (games/_rule_state.html, included by both tables)
+    "{% load i18n translate_now %}{# The live rule state of the deal (games.rules.rule_state_li"
+    "nes from engine.rule_state), with a link to the rules and this game's options. #}\n"
+    '{% if rule_state or game %}<div class="rule-state" id="rule-state">\n'
+    '  {% if rule_state %}<ul class="rule-state-lines">{% for line in rule_state %}<li>{{ line '
+    "}}</li>{% endfor %}</ul>{% endif %}\n"
+    '  <p class="rule-state-link small"><a href="{{ urls.rules }}?game={{ game.pk }}">{% transl'
+    'ate "Rules of this game" %}</a></p>\n'
+    "</div>{% endif %}\n"
+)
+
 
 def _old(template: str, **context) -> str:
     return Template("{% load i18n l10n times %}{% localize off %}" + template + "{% endlocalize %}").render(
@@ -336,6 +347,13 @@ def _compare(state, seats, step: int) -> int:
                 old_actions = _old(OLD_ACTIONS, b=b, v=v, staged_has_discard=staged_has_discard)
                 assert board.actions_html(b, staged_has_discard) == old_actions
         _compare_head(b, step)
+        lines = rules.rule_state_lines(v, {seat.number: seat.name for seat in seats})
+        for shown in (lines, []):
+            url = "/rules/x?a=1&b=<2>"  # escaped
+            old_rule_state = _old(
+                OLD_RULE_STATE, rule_state=shown, urls={"rules": url}, game=SimpleNamespace(pk=7)
+            )
+            assert rules.rule_state_html(shown, url, 7) == old_rule_state
         compared += 1
     return compared
 
