@@ -7,6 +7,8 @@ so a page can never disagree with the game the server plays. The prose is in ``t
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext
@@ -229,10 +231,35 @@ def _sentence(template: str, params: dict, names: dict[int, str]) -> SafeString:
     return format_html(_(template), **shown) if shown else conditional_escape(_(template))
 
 
+RULE_STATES_KEPT = 512
+"""Rule states whose lines :func:`rule_state_lines` keeps per process and language (an LRU of a few short
+lines each): a deal's rule state changes a few times only (an opening, the minimum going up)."""
+
+
+@per_language
+def _rule_states(language: str) -> OrderedDict:
+    """The kept lines in ``language`` (the active one: the caller's key), emptied when Django reloads its
+    catalogues."""
+    return OrderedDict()
+
+
 def rule_state_lines(view: dict, names: dict[int, str]) -> list[SafeString]:
     """The engine's live rule-state sentences (``engine.rule_state``) for the play page: translated,
-    filled in with the players' names (escaped), cards as "A♥"."""
-    return [_sentence(template, params, names) for template, params in engine_rule_state.rule_state(view)]
+    filled in with the players' names (escaped), cards as "A♥". The lines depend on the sentences'
+    templates and parameters, the names and the language only: kept (see RULE_STATES_KEPT)."""
+    sentences = engine_rule_state.rule_state(view)
+    kept = _rule_states(get_language())
+    key = (repr(sentences), tuple(names.items()))
+    lines = kept.pop(key, None)
+    if lines is None:
+        lines = tuple(_sentence(template, params, names) for template, params in sentences)
+    kept[key] = lines
+    while len(kept) > RULE_STATES_KEPT:
+        try:
+            kept.popitem(last=False)
+        except KeyError:  # another thread emptied it meanwhile
+            break
+    return list(lines)
 
 
 @per_language
