@@ -400,6 +400,9 @@ def build(
         "has_own_order": bool(own),
         "viewer": viewer,
     }
+    context["piles_html"] = piles_html(
+        picture["stock"]["count"], context["discard_top"], context["discard_fresh"], context["indicator"]
+    )
     if picture["teams"]:
         read_as_teams(context, names, higher_wins=False)
     return context
@@ -671,6 +674,9 @@ def _words(language: str) -> dict[str, str]:
         "black book": _("black book"),
         "not opened": _("not opened"),
         "No melds yet.": _("No melds yet."),
+        "Stock": _("Stock"),
+        "Discard pile": _("Discard pile"),
+        "Indicator": _("Indicator"),
     }
     return {key: mark_safe(value) for key, value in words.items()}
 
@@ -693,6 +699,24 @@ def hand_html(cards: list[dict], selected: set[int]) -> SafeString:
 def log_html(lines: list[SafeString]) -> SafeString:
     """The log's lines as ``{{ lines|unordered_list }}`` drew them (each line is safe already)."""
     return mark_safe("\n".join([f"\t<li>{line}</li>" for line in lines]))
+
+
+def piles_html(stock: int, discard_top, fresh: bool, indicator) -> SafeString:
+    """The classic table's piles (games/_table.html's centre): the stock's size, the discard pile's top card
+    (``fresh``: put there since the viewer's last move), the indicator when the rule set turns one."""
+    words = _words(get_language())
+    top = discard_top if discard_top else '<span class="muted">—</span>'
+    shown = (
+        f'<div class="pile"><span class="pile-label">{words["Indicator"]}</span>{indicator}</div>'
+        if indicator
+        else ""
+    )
+    return mark_safe(  # the cards are drawn (escaped) by card_html
+        f'<div class="pile pile-stock"><span class="pile-label">{words["Stock"]}</span>'
+        f'<span class="stock-back" aria-hidden="true"></span><span class="count">{stock}</span></div>\n'
+        f'    <div class="pile pile-discard{" fresh" if fresh else ""}">'
+        f'<span class="pile-label">{words["Discard pile"]}</span>{top}</div>\n    {shown}'
+    )
 
 
 def seat_list_html(board: dict, moved, deadline_at) -> SafeString:

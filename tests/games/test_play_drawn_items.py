@@ -1,9 +1,9 @@
 """The play page's repeated items drawn in Python (games/board.py: the hand, the seat list, the melds, Hand
-and Foot's sides, the log, the dock's action and hand bars, the game bar's lines; games/rules.py: the rule
-state) are byte for byte what the template loops and regions they replaced drew, kept here as they were:
-over many positions of seeded games of bots (classic, a partnership, Kuwaiti's announcement, both Hand
-and Foot rule sets), for every seat and a watcher, in English and Arabic, with names to escape, ticked
-and fresh cards, seats that moved, a bot, a player who left and a deadline.
+and Foot's sides, the log, the piles, the dock's action and hand bars, the game bar's lines;
+games/rules.py: the rule state) are byte for byte what the template loops and regions they replaced drew,
+kept here as they were: over many positions of seeded games of bots (classic, a partnership, Kuwaiti's
+announcement, both Hand and Foot rule sets), for every seat and a watcher, in English and Arabic, with
+names to escape, ticked and fresh cards, seats that moved, a bot, a player who left and a deadline.
 (bench/render_capture.py compares whole answers through the views before and after such a change.)"""
 
 from datetime import timedelta
@@ -284,6 +284,17 @@ OLD_RULE_STATE = (  # the rule state's box (games/_rule_state.html, included by 
     "</div>{% endif %}\n"
 )
 
+OLD_PILES = (  # the classic table's piles (games/_table.html's centre)
+    '    <div class="pile pile-stock"><span class="pile-label">{% translate "Stock" %}</span><s'
+    'pan class="stock-back" aria-hidden="true"></span><span class="count">{{ v.stock.count }}</'
+    "span></div>\n"
+    '    <div class="pile pile-discard{% if b.discard_fresh %} fresh{% endif %}"><span class="p'
+    'ile-label">{% translate "Discard pile" %}</span>{% if b.discard_top %}{{ b.discard_top }}{'
+    '% else %}<span class="muted">—</span>{% endif %}</div>\n'
+    '    {% if b.indicator %}<div class="pile"><span class="pile-label">{% translate "Indicator'
+    '" %}</span>{{ b.indicator }}</div>{% endif %}\n'
+)
+
 
 def _old(template: str, **context) -> str:
     return Template("{% load i18n l10n times %}{% localize off %}" + template + "{% endlocalize %}").render(
@@ -335,6 +346,7 @@ def _compare(state, seats, step: int) -> int:
             assert b["sides_html"] == _old(OLD_SIDES, b=b, v=v)
         else:
             assert b["melds_html"] == _old(OLD_MELDS, b=b, v=v)
+            assert "    " + b["piles_html"] + "\n" == _old(OLD_PILES, b=b, v=v)
         old_hand = [
             {"id": card["id"], "html": board.card_html(card), "selected": card["id"] in selected}
             for card in b["hand"]
