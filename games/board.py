@@ -4,6 +4,7 @@ for the replay of a finished game, where every hand is public)."""
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from itertools import zip_longest
 
 from django.template.defaultfilters import timeuntil_filter
@@ -17,6 +18,7 @@ from games.engine import actions as engine_actions
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
 from games.engine.meldspec import MeldSpec
+from handsite import timefmt
 from handsite.i18n import per_language
 
 SUIT_SYMBOLS = moves.SUIT_SYMBOLS
@@ -88,17 +90,55 @@ def describe(event: dict, names: dict[int, str]) -> SafeString | None:
     return _described_line(event, names, (get_language(), tuple(names.items())))
 
 
-def last_lines(events: list[dict], names: dict[int, str], limit: int = 0) -> list[SafeString]:
+LOG_SLOTS = 256
+"""Boards whose described log lines :func:`last_lines` keeps per process and language (an LRU: the least
+recently shown board goes first). A board is one viewer's of one game with its players' names; it keeps
+the events its last page described (some forty: the page's lines and the turns between them) with their
+lines, so at most a few MB per language."""
+
+
+@per_language
+def _log_slots(language: str) -> OrderedDict:
+    """The kept boards' lines in ``language`` (the active one: the caller's key), emptied when Django
+    reloads its catalogues (a line is in the words of the catalogue it was described with)."""
+    return OrderedDict()
+
+
+def last_lines(events: list[dict], names: dict[int, str], limit: int = 0, *, slot=None) -> list[SafeString]:
     """The newest ``limit`` lines of ``events`` (every line for 0), newest first: the events are
     described from the end back until there are enough (a page costs the same early and late in a deal);
-    the language and the names are read once for all of them."""
-    context = (get_language(), tuple(names.items()))
+    the language and the names are read once for all of them.
+
+    ``slot``: whose board this is (the game and the viewer): the lines its last page described are kept
+    (see LOG_SLOTS), and an event at the same place of the log that is EQUAL to the one described then
+    (the event as this viewer sees it: a drawn card's face for the seat that drew it only) gets the same
+    line without describing it again (a deal's log only grows, so most of a page's lines were on the
+    page before; comparing an event is some twenty times cheaper than describing or repr-ing it). The
+    line depends on the event, the names and the language only, each part of the comparison or the key."""
+    language = get_language()
+    context = (language, tuple(names.items()))
+    before: dict = {}
+    if slot is not None:
+        slots = _log_slots(language)
+        key = (slot, context[1])
+        before = slots.pop(key, None) or {}
+    described = {}
     lines = []
-    for event in reversed(events):
-        line = _described_line(event, names, context)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        kept = before.get(index)
+        line = kept[1] if kept is not None and kept[0] == event else _described_line(event, names, context)
+        described[index] = (event, line)
         if line is not None:
             lines.append(line)
             if len(lines) == limit:
+                break
+    if slot is not None:
+        slots[key] = described
+        while len(slots) > LOG_SLOTS:
+            try:
+                slots.popitem(last=False)
+            except KeyError:  # another thread emptied it meanwhile
                 break
     return lines
 
@@ -272,7 +312,7 @@ def build(
             )
             exchanges.append({"option": option, "label": label})
     meld_type = next((a["type"] for a in legal if a["type"] in ("meld", "announce")), None)
-    log_lines = last_lines(picture["log"], names, LOG_LINES)
+    log_lines = last_lines(picture["log"], names, LOG_LINES, slot=(state.variant, state.seed, viewer))
     deals = [
         {"number": i + 1, "points": points, "void": void}
         for i, (points, void) in enumerate(
@@ -360,6 +400,9 @@ def build(
         "has_own_order": bool(own),
         "viewer": viewer,
     }
+    context["piles_html"] = piles_html(
+        picture["stock"]["count"], context["discard_top"], context["discard_fresh"], context["indicator"]
+    )
     if picture["teams"]:
         read_as_teams(context, names, higher_wins=False)
     return context
@@ -467,7 +510,7 @@ def build_foot(
                 cards=with_top,
             )
         takes.append({"option": option, "label": label})
-    log_lines = last_lines(picture["log"], names, LOG_LINES)
+    log_lines = last_lines(picture["log"], names, LOG_LINES, slot=(state.variant, state.seed, viewer))
     deals = [
         {"number": i + 1, "points": points, "void": False}
         for i, points in enumerate(picture["scores"]["deals"])
@@ -631,6 +674,9 @@ def _words(language: str) -> dict[str, str]:
         "black book": _("black book"),
         "not opened": _("not opened"),
         "No melds yet.": _("No melds yet."),
+        "Stock": _("Stock"),
+        "Discard pile": _("Discard pile"),
+        "Indicator": _("Indicator"),
     }
     return {key: mark_safe(value) for key, value in words.items()}
 
@@ -653,6 +699,24 @@ def hand_html(cards: list[dict], selected: set[int]) -> SafeString:
 def log_html(lines: list[SafeString]) -> SafeString:
     """The log's lines as ``{{ lines|unordered_list }}`` drew them (each line is safe already)."""
     return mark_safe("\n".join([f"\t<li>{line}</li>" for line in lines]))
+
+
+def piles_html(stock: int, discard_top, fresh: bool, indicator) -> SafeString:
+    """The classic table's piles (games/_table.html's centre): the stock's size, the discard pile's top card
+    (``fresh``: put there since the viewer's last move), the indicator when the rule set turns one."""
+    words = _words(get_language())
+    top = discard_top if discard_top else '<span class="muted">—</span>'
+    shown = (
+        f'<div class="pile"><span class="pile-label">{words["Indicator"]}</span>{indicator}</div>'
+        if indicator
+        else ""
+    )
+    return mark_safe(  # the cards are drawn (escaped) by card_html
+        f'<div class="pile pile-stock"><span class="pile-label">{words["Stock"]}</span>'
+        f'<span class="stock-back" aria-hidden="true"></span><span class="count">{stock}</span></div>\n'
+        f'    <div class="pile pile-discard{" fresh" if fresh else ""}">'
+        f'<span class="pile-label">{words["Discard pile"]}</span>{top}</div>\n    {shown}'
+    )
 
 
 def seat_list_html(board: dict, moved, deadline_at) -> SafeString:
@@ -837,3 +901,269 @@ def _sides_html(sides: list[dict], teams: bool) -> SafeString:
             out.append(f'<li class="muted small">{words["No melds yet."]}</li>\n          ')
         out.append("\n        </ul>\n      </div>\n    ")
     return mark_safe("".join(out))  # every value escaped
+
+
+@per_language
+def _dock_words(language: str) -> dict[str, str]:
+    """The dock bars' fixed words in ``language`` (see :func:`_words`): safe as a template's translated
+    literal."""
+    words = {
+        "Draw from the stock": _("Draw from the stock"),
+        "Take the discard with the selected cards": _("Take the discard with the selected cards"),
+        "Add as a meld with the discard": _("Add as a meld with the discard"),
+        "Announce the selected cards": _("Announce the selected cards"),
+        "Meld the selected cards": _("Meld the selected cards"),
+        "Add as a meld": _("Add as a meld"),
+        "Declare a Hand": _("Declare a Hand"),
+        "Discard the selected card": _("Discard the selected card"),
+        "Group in my hand": _("Group in my hand"),
+        "Show pairs and demand a redeal": _("Show pairs and demand a redeal"),
+        "Tap cards": _("Tap cards to meld, lay off, exchange a wild card or discard."),
+        "You can put melds aside meanwhile.": _("You can put melds aside meanwhile."),
+        "Take the pile with the selected cards": _("Take the pile with the selected cards"),
+        "End the turn without a discard": _("End the turn without a discard"),
+        "Meld your whole hand": _(
+            "Meld your whole hand to pick up your foot now; discard your last hand card to pick it up for "
+            "your next turn."
+        ),
+        "Sort by suit": _("Sort by suit"),
+        "Sort by rank": _("Sort by rank"),
+        "My order": _("My order"),
+    }
+    return {key: mark_safe(value) for key, value in words.items()}
+
+
+def _hints_html(offer: dict, options: list[dict]) -> str:
+    """The suggestions' <details> (their count, then a button per suggested move)."""
+    count = offer["hints"]
+    summary = ngettext("%(n)s suggestion", "%(n)s suggestions", count) % {"n": count}
+    buttons = "".join(
+        [
+            f'<button type="submit" name="offer" value="{option["option"]}" class="button-quiet hint">'
+            f"{conditional_escape(option['label'])}</button>"
+            for option in options
+        ]
+    )
+    return f'\n      <details class="hints">\n        <summary>{summary}</summary>\n        {buttons}'
+
+
+def _waiting(board: dict) -> str:
+    return _("%(name)s to play.") % {"name": conditional_escape(board["turn_name"])}
+
+
+def actions_html(board: dict, staged_has_discard: bool) -> SafeString:
+    """The dock's action bar (Hand and Foot's or the classic one) and the hand bar under it (the hand's
+    size, the sorts), as games/_dock.html's template drew them (tests/games/test_play_drawn_items.py): the
+    buttons the moves allowed now offer (``board["offer"]``); ``staged_has_discard``: a staged meld
+    already takes the discard (no second "with the discard")."""
+    words = _dock_words(get_language())
+    offer = board["offer"]
+    view = board["view"]
+    out = ['\n  <div class="actions action-bar" id="actions">\n    ']
+    add = out.append
+    if board["foot"]:
+        if offer["draw"]:
+            count = view["draw_count"]
+            drawn = ngettext("Draw %(cards)s card", "Draw %(cards)s cards", count) % {"cards": count}
+            add(f'<button type="submit" name="act" value="draw">{drawn}</button>')
+        add("\n    ")
+        if offer["draw_phase"] and offer["has_discard"]:
+            add(
+                '<button type="submit" name="act" value="take" class="button-quiet">'
+                f"{words['Take the pile with the selected cards']}</button>"
+            )
+        add("\n    ")
+        if offer["play_phase"]:
+            add(
+                f'<button type="submit" name="act" value="meld">{words["Meld the selected cards"]}</button>'
+                '\n      <button type="submit" name="act" value="discard">'
+                f"{words['Discard the selected card']}</button>"
+            )
+        add("\n    ")
+        if offer["end_turn"]:
+            add(
+                '<button type="submit" name="act" value="end_turn" class="button-quiet">'
+                f"{words['End the turn without a discard']}</button>"
+            )
+        add("\n    ")
+        if offer["takes"]:
+            add(_hints_html(offer, offer["takes"]) + "\n      </details>\n    ")
+        add("\n    ")
+        if offer["play_phase"] and not view["in_foot"]:
+            add(f'<p class="muted small">{words["Meld your whole hand"]}</p>')
+        add("\n    ")
+        if not view["your_turn"]:
+            add(f'<p class="muted small waiting-turn">{_waiting(board)}</p>')
+    else:
+        if offer["draw"]:
+            add(f'<button type="submit" name="act" value="draw">{words["Draw from the stock"]}</button>')
+        add("\n    ")
+        if offer["take_declare"]:
+            suggested = " suggested" if offer["takes_declare"] else ""
+            said = _("Take %(card)s and declare a Hand") % {"card": conditional_escape(board["discard_top"])}
+            add(
+                f'<button type="submit" name="act" value="take_declare" class="button-quiet{suggested}">'
+                f"{said}</button>"
+            )
+        add("\n    ")
+        if offer["draw_phase"] and offer["has_discard"]:
+            add(
+                '<button data-needs="cards" type="submit" name="act" value="take" class="button-quiet">'
+                f"{words['Take the discard with the selected cards']}</button>\n      "
+            )
+            if not staged_has_discard:
+                add(
+                    '<button data-needs="cards" type="submit" name="act" value="stage_take" '
+                    f'class="button-quiet">{words["Add as a meld with the discard"]}</button>'
+                )
+        add("\n    ")
+        if offer["play_phase"]:
+            if offer["announce"]:
+                add(
+                    '\n      <button data-needs="cards" type="submit" name="act" value="meld">'
+                    f"{words['Announce the selected cards']}</button>\n      \n    "
+                )
+            else:
+                add(
+                    '\n      <button data-needs="cards" type="submit" name="act" value="meld">'
+                    f"{words['Meld the selected cards']}</button>\n    "
+                )
+        add(
+            '\n    <button data-needs="cards" type="submit" name="act" value="stage" class="button-quiet">'
+            f"{words['Add as a meld']}</button>\n    "
+        )
+        if offer["declare_hand"] or offer["declare_any"]:
+            quiet = "" if offer["declare_hand"] else ' class="button-quiet"'
+            add(
+                f'<button type="submit"{quiet} name="act" value="declare_hand">'
+                f"{words['Declare a Hand']}</button>"
+            )
+        add("\n    ")
+        if offer["play_phase"]:
+            add(
+                '<button data-needs="one" type="submit" name="act" value="discard">'
+                f"{words['Discard the selected card']}</button>"
+            )
+        add(
+            '\n    <button data-needs="cards" type="submit" name="act" value="group" class="button-quiet">'
+            f"{words['Group in my hand']}</button>\n    "
+        )
+        if offer["redeal"]:
+            add(
+                '<button type="submit" name="act" value="redeal" class="button-quiet">'
+                f"{words['Show pairs and demand a redeal']}</button>"
+            )
+        add("\n    ")
+        if offer["play_phase"]:
+            add(f'<p class="muted small tap-hint" data-needs="none">{words["Tap cards"]}</p>')
+        add("\n    ")
+        if offer["takes"] or offer["exchanges"]:
+            add(_hints_html(offer, offer["takes"]))
+            add(
+                "\n        "
+                + "".join(
+                    [
+                        f'<button type="submit" name="offer" value="{option["option"]}" '
+                        f'class="button-quiet hint">{conditional_escape(option["label"])}</button>'
+                        for option in offer["exchanges"]
+                    ]
+                )
+                + "\n      </details>\n    "
+            )
+        add("\n    ")
+        if not view["your_turn"]:
+            add(
+                f'<p class="muted small waiting-turn">{_waiting(board)} '
+                f"{words['You can put melds aside meanwhile.']}</p>"
+            )
+    count = board["hand_count"]
+    held = ngettext("%(cards)s card", "%(cards)s cards", count) % {"cards": count}
+    add(f'\n  </div>\n  \n  <div class="hand-bar">\n    <span class="muted small">{held}</span>\n')
+    sort = board["sort"]
+    add('    <span class="sort small">\n      ')
+    if sort != "suit":
+        add(
+            '<a href="?sort=suit" hx-get="?sort=suit" hx-target="#game" hx-swap="outerHTML">'
+            f"{words['Sort by suit']}</a>"
+        )
+    add("\n      ")
+    if sort != "rank":
+        add(
+            '<a href="?sort=rank" hx-get="?sort=rank" hx-target="#game" hx-swap="outerHTML">'
+            f"{words['Sort by rank']}</a>"
+        )
+    add("\n      ")
+    if board["has_own_order"] and sort != "own":
+        add(
+            '<a href="?sort=own" hx-get="?sort=own" hx-target="#game" hx-swap="outerHTML">'
+            f"{words['My order']}</a>"
+        )
+    add("\n    </span>\n  </div>")
+    return mark_safe("".join(out))  # every value escaped
+
+
+@per_language
+def _head_words(language: str) -> dict[str, str]:
+    """The game bar's fixed words in ``language`` (see :func:`_words`)."""
+    words = {
+        "tie-break": _("tie-break"),
+        "The game is over.": _("The game is over."),
+        "Your turn.": _("Your turn."),
+        "Since your last move:": _("Since your last move:"),
+    }
+    return {key: mark_safe(value) for key, value in words.items()}
+
+
+def head_html(board: dict, game, since_line) -> dict[str, SafeString]:
+    """The game bar's lines that follow the play (games/_head.html, as its template drew them: tests/games/
+    test_play_drawn_items.py): ``deal``, the deal's number (and the tie-break) after the rule set; ``turn``,
+    whose turn it is and the time left (or the game's end), ``since_line`` (what happened since the
+    viewer's last move) and a paused deadline. ``game``: the Game row (its status, deadline, pause)."""
+    words = _head_words(get_language())
+    view = board["view"]
+    deal = view["deal"]
+    said = _("Deal %(number)s of %(total)s") % {
+        "number": deal["scoring_deal"],
+        "total": deal["scoring_deals"],
+    }
+    tie_break = f" · {words['tie-break']}" if deal.get("in_tie_break") else ""
+    out = ["\n    "]
+    add = out.append
+    if view["finished"]:
+        add(f'\n      <p class="turn"><strong>{words["The game is over."]}</strong></p>\n    ')
+    elif game.status == "abandoned":
+        ender = (game.ended_by.name if game.ended_by is not None else "") or "—"
+        ended = _("%(name)s ended the game early.") % {"name": conditional_escape(ender)}
+        add(f'\n      <p class="turn" id="turn"><strong>{ended}</strong></p>\n    ')
+    else:
+        yours = view["your_turn"]
+        add(f'\n      <p class="turn{" your-turn" if yours else ""}" id="turn">\n        ')
+        if yours:
+            add(f"<strong>{words['Your turn.']}</strong>\n        ")
+        else:
+            add(_("%(name)s to play.") % {"name": conditional_escape(board["turn_name"])})
+        add("\n        ")
+        if game.deadline_at:
+            left = _("Time left: %(left)s (until %(when)s)") % {
+                "left": conditional_escape(timeuntil_filter(game.deadline_at)),
+                "when": conditional_escape(timefmt.when(game.deadline_at)),
+            }
+            add(f'<span class="muted small">{left}</span>')
+        add("\n      </p>\n    ")
+    add("\n    ")
+    if since_line:
+        add(
+            f'<p class="since small" id="since"><span class="muted">{words["Since your last move:"]}</span> '
+            f"{conditional_escape(since_line)}</p>"
+        )
+    add("\n    ")
+    if game.paused_until:
+        paused = _("The player to move is on vacation: the deadline is paused until %(until)s.") % {
+            "until": conditional_escape(timefmt.when(game.paused_until))
+        }
+        add(f'<p class="muted small paused">{paused}</p>')
+    add("\n  ")
+    return {
+        "deal": mark_safe(f'<span class="muted">· {said}{tie_break}</span>'),  # every value escaped
+        "turn": mark_safe("".join(out)),
+    }

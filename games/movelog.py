@@ -8,6 +8,7 @@ as one line and as the card ids to highlight on the table.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.db.models import IntegerField, Subquery, Value
@@ -129,18 +130,20 @@ def since(game: Game, names: dict[int, str], viewer: int | None, deal: int, move
     e.g. a move's own write; otherwise ONE query for the newest ``SINCE_LIMIT`` of them)."""
     if viewer is None:
         return Since()
+    key = (game.pk, game.created_at, game.version, viewer, deal)
     if moves is None:
-        rows = Move.objects.filter(game=game, deal=deal)
-        last = rows.filter(seat=viewer, kind=MoveKind.PLAYER).order_by("-seq").values("seq")[:1]
-        after = Coalesce(Subquery(last, output_field=IntegerField()), Value(-1))
-        newest = rows.filter(seq__gt=after).order_by("-seq").values("seq", "seat", "action", "deal")
-        moves = list(newest[:SINCE_LIMIT])[::-1]
+        moves = _kept_rows.get(key)
+        if moves is None:
+            moves = _keep_rows(key, _rows_since(game.pk, game.version, viewer, deal))
     else:
+        last = max((m.seq for m in moves if m.seat == viewer and m.kind == MoveKind.PLAYER), default=None)
         moves = [
             {"seq": m.seq, "seat": m.seat, "action": m.action, "deal": m.deal}
             for m in moves
             if m.deal == deal and not (m.seat == viewer and m.kind == MoveKind.PLAYER)
         ]
+        if last is not None:  # the viewer's move and every row after it (in this deal) are here
+            _keep_rows(key, tuple(m for m in moves if m["seq"] > last)[-SINCE_LIMIT:])
     others = [m for m in moves if m["seat"] != viewer]
     if not others:
         return Since()
@@ -150,6 +153,38 @@ def since(game: Game, names: dict[int, str], viewer: int | None, deal: int, move
         line = format_html("… {}", line)
     ids = {i for m in others for i in action_ids(m["action"])}
     return Since(line=line, card_ids=ids, seats={m["seat"] for m in others})
+
+
+KEPT_ROWS = 1024
+"""(game, version, viewer, deal)s whose rows after the viewer's last own move are kept per process (an LRU;
+a few dozen small dicts each): the log is append-only (a row's ``seq`` is the game's version after it), so
+they are the same for every page of that version. A move's answer keeps the rows it wrote after the
+viewer's move, which are those rows; a meld put aside, a refused press or the page again then answer
+without the query. ``created_at`` in the key tells a game from an earlier one with the same id (a test
+database made again)."""
+
+_kept_rows: OrderedDict[tuple, tuple[dict, ...]] = OrderedDict()
+
+
+def _keep_rows(key: tuple, rows: tuple[dict, ...]) -> tuple[dict, ...]:
+    _kept_rows[key] = rows
+    _kept_rows.move_to_end(key)
+    while len(_kept_rows) > KEPT_ROWS:
+        try:
+            _kept_rows.popitem(last=False)
+        except KeyError:  # another thread emptied it meanwhile
+            break
+    return rows
+
+
+def _rows_since(game_id: int, version: int, viewer: int, deal: int) -> tuple[dict, ...]:
+    """The rows of deal ``deal`` after ``viewer``'s last own move, up to the game's ``version`` (ONE query;
+    read-only: kept and shared, see KEPT_ROWS)."""
+    rows = Move.objects.filter(game_id=game_id, deal=deal, seq__lte=version)
+    last = rows.filter(seat=viewer, kind=MoveKind.PLAYER).order_by("-seq").values("seq")[:1]
+    after = Coalesce(Subquery(last, output_field=IntegerField()), Value(-1))
+    newest = rows.filter(seq__gt=after).order_by("-seq").values("seq", "seat", "action", "deal")
+    return tuple(list(newest[:SINCE_LIMIT])[::-1])
 
 
 @dataclass

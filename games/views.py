@@ -20,6 +20,8 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -107,11 +109,12 @@ template included with the page's context (``b``: the board, ``v``: the engine's
 def _panels(board_context) -> list[dict]:
     view = board_context["view"]
     scores_open = view["finished"] or board_context["deal_fresh"]
-    titles = _panel_titles(get_language())
-    return [
-        {**panel, "title": title, "open": panel["id"] == "scores" and scores_open}
-        for panel, title in zip(PANELS, titles, strict=True)
-    ]
+    language = get_language()
+    panels = []
+    for panel, title, heads in zip(PANELS, _panel_titles(language), _panel_heads(language), strict=True):
+        opened = panel["id"] == "scores" and scores_open
+        panels.append({**panel, "title": title, "open": opened, "head": heads[opened]})
+    return panels
 
 
 @per_language
@@ -119,6 +122,27 @@ def _panel_titles(language: str) -> tuple[str, ...]:
     """The panels' titles in ``language`` (the active one: the caller's key), translated once per process
     (plain strings, escaped by the template as the lazy ones were)."""
     return tuple(str(panel["title"]) for panel in PANELS)
+
+
+@per_language
+def _panel_heads(language: str) -> tuple[tuple[SafeString, SafeString], ...]:
+    """Each panel's opening markup in ``language`` (its <details>, closed and open, its <summary> and the
+    body's <div>), as games/_panels.html drew it with the panel's id and title (escaped): the same for
+    every answer, drawn once per process."""
+    return tuple(
+        tuple(
+            format_html(
+                '<details class="panel" id="panel-{}" data-panel="{}"{}>\n      <summary>{}</summary>\n      '
+                '<div class="panel-body">',
+                panel["id"],
+                panel["id"],
+                mark_safe(" open" if opened else ""),
+                title,
+            )
+            for opened in (False, True)
+        )
+        for panel, title in zip(PANELS, _panel_titles(language), strict=True)
+    )
 
 
 def _context(
@@ -191,7 +215,12 @@ def _context(
             "games/_foot_table.html" if context["board"]["foot"] else "games/_table.html"
         )  # Hand and Foot's own table region
         context |= _staged(staged, state, viewer)
+        view = context["board"]["view"]
+        if view["hand"] is not None and not view["finished"]:  # the dock is shown (games/_dock.html)
+            context["actions_html"] = board.actions_html(context["board"], context["staged_has_discard"])
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
+        context["rule_state_html"] = rules.rule_state_html(context["rule_state"], urls["rules"], game.pk)
+        context["head"] = board.head_html(context["board"], game, since.line)
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context

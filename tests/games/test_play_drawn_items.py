@@ -1,8 +1,9 @@
 """The play page's repeated items drawn in Python (games/board.py: the hand, the seat list, the melds, Hand
-and Foot's sides, the log) are byte for byte what the template loops they replaced drew, kept here as they
-were: over many positions of seeded games of bots (classic, a partnership, Kuwaiti's announcement, both
-Hand and Foot rule sets), for every seat and a watcher, in English and Arabic, with names to escape,
-ticked and fresh cards, seats that moved, a bot, a player who left and a deadline.
+and Foot's sides, the log, the piles, the dock's action and hand bars, the game bar's lines;
+games/rules.py: the rule state) are byte for byte what the template loops and regions they replaced drew,
+kept here as they were: over many positions of seeded games of bots (classic, a partnership, Kuwaiti's
+announcement, both Hand and Foot rule sets), for every seat and a watcher, in English and Arabic, with
+names to escape, ticked and fresh cards, seats that moved, a bot, a player who left and a deadline.
 (bench/render_capture.py compares whole answers through the views before and after such a change.)"""
 
 from datetime import timedelta
@@ -11,8 +12,9 @@ from types import SimpleNamespace
 import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 
-from games import board, engine
+from games import board, engine, rules
 
 OLD_SEATS = (
     '{% translate "cards held" as cards_held %}{% for s in b.seat_rows %}\n'
@@ -148,9 +150,154 @@ GAMES = [
     ("hand-and-foot-teams", 4, {}, 9),
 ]
 
+OLD_ACTIONS = (  # the dock's action bar and hand bar (games/_dock.html)
+    "{% if b.foot %}\n"
+    '  <div class="actions action-bar" id="actions">\n'
+    '    {% if b.offer.draw %}<button type="submit" name="act" value="draw">{% blocktranslate c'
+    "ount cards=v.draw_count %}Draw {{ cards }} card{% plural %}Draw {{ cards }} cards{% endblo"
+    "cktranslate %}</button>{% endif %}\n"
+    '    {% if b.offer.draw_phase and b.offer.has_discard %}<button type="submit" name="act" va'
+    'lue="take" class="button-quiet">{% translate "Take the pile with the selected cards" %}</b'
+    "utton>{% endif %}\n"
+    '    {% if b.offer.play_phase %}<button type="submit" name="act" value="meld">{% translate '
+    '"Meld the selected cards" %}</button>\n'
+    '      <button type="submit" name="act" value="discard">{% translate "Discard the selected '
+    'card" %}</button>{% endif %}\n'
+    '    {% if b.offer.end_turn %}<button type="submit" name="act" value="end_turn" class="butt'
+    'on-quiet">{% translate "End the turn without a discard" %}</button>{% endif %}\n'
+    "    {% if b.offer.takes %}\n"
+    '      <details class="hints">\n'
+    "        <summary>{% blocktranslate count n=b.offer.hints %}{{ n }} suggestion{% plural %}{"
+    "{ n }} suggestions{% endblocktranslate %}</summary>\n"
+    '        {% for take in b.offer.takes %}<button type="submit" name="offer" value="{{ take.o'
+    'ption }}" class="button-quiet hint">{{ take.label }}</button>{% endfor %}\n'
+    "      </details>\n"
+    "    {% endif %}\n"
+    '    {% if b.offer.play_phase and not v.in_foot %}<p class="muted small">{% translate "Meld'
+    " your whole hand to pick up your foot now; discard your last hand card to pick it up for y"
+    'our next turn." %}</p>{% endif %}\n'
+    '    {% if not v.your_turn %}<p class="muted small waiting-turn">{% blocktranslate with nam'
+    "e=b.turn_name %}{{ name }} to play.{% endblocktranslate %}</p>{% endif %}\n"
+    "  </div>\n"
+    "  {% else %}\n"
+    '  <div class="actions action-bar" id="actions">\n'
+    '    {% if b.offer.draw %}<button type="submit" name="act" value="draw">{% translate "Draw '
+    'from the stock" %}</button>{% endif %}\n'
+    '    {% if b.offer.take_declare %}<button type="submit" name="act" value="take_declare" cla'
+    'ss="button-quiet{% if b.offer.takes_declare %} suggested{% endif %}">{% blocktranslate wit'
+    "h card=b.discard_top %}Take {{ card }} and declare a Hand{% endblocktranslate %}</button>{"
+    "% endif %}\n"
+    '    {% if b.offer.draw_phase and b.offer.has_discard %}<button data-needs="cards" type="su'
+    'bmit" name="act" value="take" class="button-quiet">{% translate "Take the discard with the'
+    ' selected cards" %}</button>\n'
+    '      {% if not staged_has_discard %}<button data-needs="cards" type="submit" name="act" v'
+    'alue="stage_take" class="button-quiet">{% translate "Add as a meld with the discard" %}</b'
+    "utton>{% endif %}{% endif %}\n"
+    "    {% if b.offer.play_phase %}\n"
+    '      {% if b.offer.announce %}<button data-needs="cards" type="submit" name="act" value="'
+    'meld">{% translate "Announce the selected cards" %}</button>\n'
+    '      {% else %}<button data-needs="cards" type="submit" name="act" value="meld">{% transl'
+    'ate "Meld the selected cards" %}</button>{% endif %}\n'
+    "    {% endif %}\n"
+    '    <button data-needs="cards" type="submit" name="act" value="stage" class="button-quiet"'
+    '>{% translate "Add as a meld" %}</button>\n'
+    '    {% if b.offer.declare_hand or b.offer.declare_any %}<button type="submit"{% if not b.o'
+    'ffer.declare_hand %} class="button-quiet"{% endif %} name="act" value="declare_hand">{% tr'
+    'anslate "Declare a Hand" %}</button>{% endif %}\n'
+    '    {% if b.offer.play_phase %}<button data-needs="one" type="submit" name="act" value="di'
+    'scard">{% translate "Discard the selected card" %}</button>{% endif %}\n'
+    '    <button data-needs="cards" type="submit" name="act" value="group" class="button-quiet"'
+    '>{% translate "Group in my hand" %}</button>\n'
+    '    {% if b.offer.redeal %}<button type="submit" name="act" value="redeal" class="button-q'
+    'uiet">{% translate "Show pairs and demand a redeal" %}</button>{% endif %}\n'
+    '    {% if b.offer.play_phase %}<p class="muted small tap-hint" data-needs="none">{% transl'
+    'ate "Tap cards to meld, lay off, exchange a wild card or discard." %}</p>{% endif %}\n'
+    "    {% if b.offer.takes or b.offer.exchanges %}\n"
+    '      <details class="hints">\n'
+    "        <summary>{% blocktranslate count n=b.offer.hints %}{{ n }} suggestion{% plural %}{"
+    "{ n }} suggestions{% endblocktranslate %}</summary>\n"
+    '        {% for take in b.offer.takes %}<button type="submit" name="offer" value="{{ take.o'
+    'ption }}" class="button-quiet hint">{{ take.label }}</button>{% endfor %}\n'
+    '        {% for ex in b.offer.exchanges %}<button type="submit" name="offer" value="{{ ex.o'
+    'ption }}" class="button-quiet hint">{{ ex.label }}</button>{% endfor %}\n'
+    "      </details>\n"
+    "    {% endif %}\n"
+    '    {% if not v.your_turn %}<p class="muted small waiting-turn">{% blocktranslate with nam'
+    'e=b.turn_name %}{{ name }} to play.{% endblocktranslate %} {% translate "You can put melds'
+    ' aside meanwhile." %}</p>{% endif %}\n'
+    "  </div>\n"
+    "  {% endif %}\n"
+    '  <div class="hand-bar">\n'
+    '    <span class="muted small">{% blocktranslate count cards=b.hand_count %}{{ cards }} car'
+    "d{% plural %}{{ cards }} cards{% endblocktranslate %}</span>\n"
+    '    <span class="sort small">\n'
+    '      {% if b.sort != "suit" %}<a href="?sort=suit" hx-get="?sort=suit" hx-target="#game" '
+    'hx-swap="outerHTML">{% translate "Sort by suit" %}</a>{% endif %}\n'
+    '      {% if b.sort != "rank" %}<a href="?sort=rank" hx-get="?sort=rank" hx-target="#game" '
+    'hx-swap="outerHTML">{% translate "Sort by rank" %}</a>{% endif %}\n'
+    '      {% if b.has_own_order and b.sort != "own" %}<a href="?sort=own" hx-get="?sort=own" h'
+    'x-target="#game" hx-swap="outerHTML">{% translate "My order" %}</a>{% endif %}\n'
+    "    </span>\n"
+    "  </div>"
+)
+
+OLD_HEAD_DEAL = (  # the game bar's deal (games/_head.html)
+    '{% if board %}{% with v=board.view %}<span class="muted">· {% blocktranslate with number=v'
+    ".deal.scoring_deal total=v.deal.scoring_deals %}Deal {{ number }} of {{ total }}{% endbloc"
+    'ktranslate %}{% if v.deal.in_tie_break %} · {% translate "tie-break" %}{% endif %}</span>{'
+    "% endwith %}{% endif %}"
+)
+
+OLD_HEAD_TURN = (  # the game bar's lines under the title (games/_head.html)
+    "{% if board %}{% with v=board.view %}\n"
+    "    {% if v.finished %}\n"
+    '      <p class="turn"><strong>{% translate "The game is over." %}</strong></p>\n'
+    '    {% elif game.status == "abandoned" %}\n'
+    '      <p class="turn" id="turn"><strong>{% blocktranslate with name=game.ended_by.name|def'
+    'ault:"—" %}{{ name }} ended the game early.{% endblocktranslate %}</strong></p>\n'
+    "    {% else %}\n"
+    '      <p class="turn{% if v.your_turn %} your-turn{% endif %}" id="turn">\n'
+    '        {% if v.your_turn %}<strong>{% translate "Your turn." %}</strong>\n'
+    "        {% else %}{% blocktranslate with name=board.turn_name %}{{ name }} to play.{% endb"
+    "locktranslate %}{% endif %}\n"
+    '        {% if game.deadline_at %}<span class="muted small">{% blocktranslate with left=gam'
+    "e.deadline_at|timeuntil when=game.deadline_at|when %}Time left: {{ left }} (until {{ when "
+    "}}){% endblocktranslate %}</span>{% endif %}\n"
+    "      </p>\n"
+    "    {% endif %}\n"
+    '    {% if since.line %}<p class="since small" id="since"><span class="muted">{% translate '
+    '"Since your last move:" %}</span> {{ since.line }}</p>{% endif %}\n'
+    '    {% if game.paused_until %}<p class="muted small paused">{% blocktranslate with until=g'
+    "ame.paused_until|when %}The player to move is on vacation: the deadline is paused until {{"
+    " until }}.{% endblocktranslate %}</p>{% endif %}\n"
+    "  {% endwith %}{% endif %}"
+)
+
+OLD_RULE_STATE = (  # the rule state's box (games/_rule_state.html, included by both tables)
+    "{% load i18n translate_now %}{# The live rule state of the deal (games.rules.rule_state_li"
+    "nes from engine.rule_state), with a link to the rules and this game's options. #}\n"
+    '{% if rule_state or game %}<div class="rule-state" id="rule-state">\n'
+    '  {% if rule_state %}<ul class="rule-state-lines">{% for line in rule_state %}<li>{{ line '
+    "}}</li>{% endfor %}</ul>{% endif %}\n"
+    '  <p class="rule-state-link small"><a href="{{ urls.rules }}?game={{ game.pk }}">{% transl'
+    'ate "Rules of this game" %}</a></p>\n'
+    "</div>{% endif %}\n"
+)
+
+OLD_PILES = (  # the classic table's piles (games/_table.html's centre)
+    '    <div class="pile pile-stock"><span class="pile-label">{% translate "Stock" %}</span><s'
+    'pan class="stock-back" aria-hidden="true"></span><span class="count">{{ v.stock.count }}</'
+    "span></div>\n"
+    '    <div class="pile pile-discard{% if b.discard_fresh %} fresh{% endif %}"><span class="p'
+    'ile-label">{% translate "Discard pile" %}</span>{% if b.discard_top %}{{ b.discard_top }}{'
+    '% else %}<span class="muted">—</span>{% endif %}</div>\n'
+    '    {% if b.indicator %}<div class="pile"><span class="pile-label">{% translate "Indicator'
+    '" %}</span>{{ b.indicator }}</div>{% endif %}\n'
+)
+
 
 def _old(template: str, **context) -> str:
-    return Template("{% load i18n l10n %}{% localize off %}" + template + "{% endlocalize %}").render(
+    return Template("{% load i18n l10n times %}{% localize off %}" + template + "{% endlocalize %}").render(
         Context(context)
     )
 
@@ -199,6 +346,7 @@ def _compare(state, seats, step: int) -> int:
             assert b["sides_html"] == _old(OLD_SIDES, b=b, v=v)
         else:
             assert b["melds_html"] == _old(OLD_MELDS, b=b, v=v)
+            assert "    " + b["piles_html"] + "\n" == _old(OLD_PILES, b=b, v=v)
         old_hand = [
             {"id": card["id"], "html": board.card_html(card), "selected": card["id"] in selected}
             for card in b["hand"]
@@ -206,8 +354,39 @@ def _compare(state, seats, step: int) -> int:
         assert b["hand_html"] == _old(OLD_HAND, b={**b, "hand": old_hand})
         assert b["hand_count"] == len(old_hand)
         assert b["log_html"] == _old(OLD_LOG, b=b)
+        if v["hand"] is not None and not v["finished"]:  # the dock is shown
+            for staged_has_discard in (False, True):
+                old_actions = _old(OLD_ACTIONS, b=b, v=v, staged_has_discard=staged_has_discard)
+                assert board.actions_html(b, staged_has_discard) == old_actions
+        _compare_head(b, step)
+        lines = rules.rule_state_lines(v, {seat.number: seat.name for seat in seats})
+        for shown in (lines, []):
+            url = "/rules/x?a=1&b=<2>"  # escaped
+            old_rule_state = _old(
+                OLD_RULE_STATE, rule_state=shown, urls={"rules": url}, game=SimpleNamespace(pk=7)
+            )
+            assert rules.rule_state_html(shown, url, 7) == old_rule_state
         compared += 1
     return compared
+
+
+def _compare_head(b, step: int) -> None:
+    """The game bar's lines for a game in play, ended early (by somebody or nobody), with a deadline and a
+    pause or not, with a line of what happened since (names to escape) or none."""
+    now = timezone.now()
+    ender = SimpleNamespace(name=NAMES[step % len(NAMES)]) if step % 3 else None
+    for status in ("active", "abandoned"):
+        game = SimpleNamespace(
+            status=status,
+            ended_by=ender,
+            deadline_at=now + timedelta(hours=5, minutes=7) if step % 2 else None,
+            paused_until=now + timedelta(days=3) if step % 5 == 1 else None,
+        )
+        for line in (None, mark_safe('Hala &lt;b&gt; drew <span class="pcard">x</span>')):
+            since = SimpleNamespace(line=line)
+            drawn = board.head_html(b, game, line)
+            assert drawn["deal"] == _old(OLD_HEAD_DEAL, board=b, game=game)
+            assert drawn["turn"] == _old(OLD_HEAD_TURN, board=b, game=game, since=since)
 
 
 @pytest.mark.parametrize("language", ["en", "ar"])
@@ -261,3 +440,21 @@ def test_the_panel_titles_kept_per_process_follow_the_language_of_each_page():
             assert titles[language][-1] == expected
     assert titles["en"][0] == titles["en"][1] == ["What happened", "Table talk", "Scores"]
     assert titles["ar"][0] != titles["en"][0]
+
+
+OLD_PANEL_HEAD = (  # a panel's opening in games/_panels.html's loop
+    '<details class="panel" id="panel-{{ panel.id }}" data-panel="{{ panel.id }}"{% if panel.open %} open{% '
+    'endif %}>\n      <summary>{{ panel.title }}</summary>\n      <div class="panel-body">'
+)
+
+
+def test_the_panels_openings_drawn_once_per_language_are_what_the_template_drew():
+    from games import views
+
+    for language in ("en", "ar", "en"):
+        with translation.override(language):
+            for scores_open in (False, True):
+                context = {"view": {"finished": scores_open}, "deal_fresh": False}
+                for panel in views._panels(context):
+                    assert panel["head"] == _old(OLD_PANEL_HEAD, panel=panel)
+                    assert panel["open"] == (panel["id"] == "scores" and scores_open)

@@ -147,3 +147,63 @@ def test_in_arabic_the_since_line_joins_the_moves_with_the_arabic_comma(owner, s
     assert "، " in line
     assert ", " not in line
     assert english.count(", ") == 1
+
+
+def test_the_since_rows_are_read_once_per_game_version_and_viewer(owner, start_game):
+    """movelog keeps the rows after a viewer's last move per (game, version, viewer, deal) (issue 17): the
+    same line again without a query at the same version; each viewer their own rows; a new move, a new
+    query. The line is the one read from the database (the rows up to the game's version only)."""
+    game = start_game([owner, services.BOT], seed=77)
+    play_moves(game, owner, 3)
+    state = engine.from_json(game.state)
+    names = {0: "Amira", 1: "Bot 2"}
+    movelog._kept_rows.clear()
+    with CaptureQueriesContext(connection) as queries:
+        first = movelog.since(game, names, 0, state.deal.number)
+    assert len(queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        again = movelog.since(game, names, 0, state.deal.number)
+    assert len(queries) == 0
+    assert (str(again.line), again.card_ids, again.seats) == (str(first.line), first.card_ids, first.seats)
+    theirs = movelog.since(game, names, 1, state.deal.number)
+    assert theirs.seats != first.seats or theirs.line != first.line
+    assert 1 not in theirs.seats
+    # A row past the version read is not part of that version's rows.
+    Move.objects.create(
+        game=game, seq=game.version + 1, seat=1, deal=state.deal.number, action={"type": "draw"}
+    )
+    movelog._kept_rows.clear()
+    assert str(movelog.since(game, names, 0, state.deal.number).line) == str(first.line)
+    game.version += 1
+    with CaptureQueriesContext(connection) as queries:
+        later = movelog.since(game, names, 0, state.deal.number)
+    assert len(queries) == 1
+    assert str(later.line) != str(first.line)
+
+
+def test_a_moves_answer_keeps_the_rows_the_database_gives_for_its_version(client, owner, start_game):
+    """After each move (the bot answering in the same write, deals ending), the rows a move's answer kept for
+    the mover are those the query reads for that version, so a press that writes nothing (a meld put aside)
+    shows the same line without the query."""
+    from games.moves import requests_for
+
+    game = start_game([owner, services.BOT], seed=78)
+    client.force_login(owner)
+    checked = deals = 0
+    for _ in range(120):
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+        if state.finished or state.current != 0:
+            break
+        action = engine.bot_action(state, 0)
+        for press in requests_for(state, 0, action):
+            client.post(url(game, "move"), press.as_post(game.version), HTTP_HX_REQUEST="true")
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+        key = (game.pk, game.created_at, game.version, 0, state.deal.number)
+        if key in movelog._kept_rows:
+            assert movelog._kept_rows[key] == movelog._rows_since(game.pk, game.version, 0, state.deal.number)
+            checked += 1
+            deals = max(deals, state.deal.number)
+    assert checked >= 40
+    assert deals >= 1  # across a deal's end

@@ -145,3 +145,51 @@ def test_a_move_answered_with_htmx_keeps_the_rule_state(client, owner, member, d
     )
     assert response.status_code == 200
     assert 'id="rule-state"' in response.content.decode()
+
+
+def _fresh_rule_state(view, names):
+    from games import rules
+    from games.engine.rule_state import rule_state
+
+    return [str(rules._sentence(template, params, names)) for template, params in rule_state(view)]
+
+
+def test_the_kept_rule_state_lines_are_the_lines_made_afresh_in_each_language_and_after_a_reload():
+    """rules.rule_state_lines keeps its lines per language and rule state (issue 17): over bot games of
+    three rule sets, for every seat, in English and Arabic, the lines are those made afresh, with the
+    names given; after Django reloads its catalogues they are made again."""
+    from django.utils import translation
+    from django.utils.translation import trans_real
+
+    from games import rules
+    from games.engine.rule_state import rule_state
+
+    seen = set()
+    for variant, players, options, seed in (
+        ("classic", 2, {}, 3),
+        ("kuwaiti", 3, {}, 5),
+        ("hand-and-foot", 2, {}, 7),
+    ):
+        state = engine.new_game(variant, players, options, seed=seed)
+        for step in range(120):
+            if state.finished:
+                break
+            for viewer in range(players):
+                view = engine.view(state, viewer)
+                names = {n: f"P{n} <{step % 2}>" for n in range(players)}
+                for language in ("en", "ar"):
+                    with translation.override(language):
+                        lines = [str(line) for line in rules.rule_state_lines(view, names)]
+                        assert lines == _fresh_rule_state(view, names)
+                        seen.add((language, tuple(lines)))
+            engine.apply(state, state.current, engine.bot_action(state, state.current))
+    assert {language for language, _lines in seen} == {"en", "ar"}
+    view = engine.view(engine.new_game("classic", 2, {}, seed=3), 0)
+    with translation.override("en"):
+        key = (repr(rule_state(view)), ((0, "A"), (1, "B")))
+        rules._rule_states("en")[key] = ("stale",)
+        assert rules.rule_state_lines(view, {0: "A", 1: "B"}) == ["stale"]  # what is kept is used
+        trans_real._translations = dict(trans_real._translations)  # as Django's reload does: new catalogues
+        assert [str(line) for line in rules.rule_state_lines(view, {0: "A", 1: "B"})] == _fresh_rule_state(
+            view, {0: "A", 1: "B"}
+        )
