@@ -18,6 +18,7 @@ from games.engine import actions as engine_actions
 from games.engine.deal import deck_for
 from games.engine.melds import face_text
 from games.engine.meldspec import MeldSpec
+from games.kept import keep
 from handsite import timefmt
 from handsite.i18n import per_language
 
@@ -134,12 +135,7 @@ def last_lines(events: list[dict], names: dict[int, str], limit: int = 0, *, slo
             if len(lines) == limit:
                 break
     if slot is not None:
-        slots[key] = described
-        while len(slots) > LOG_SLOTS:
-            try:
-                slots.popitem(last=False)
-            except KeyError:  # another thread emptied it meanwhile
-                break
+        keep(slots, key, described, LOG_SLOTS)
     return lines
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext, pgettext
 
 from games import board
 from games.engine.deal import deck_for
+from games.kept import keep
 from games.models import Game, Move, MoveKind
 
 PAGE_SIZE = 50
@@ -167,14 +168,7 @@ _kept_rows: OrderedDict[tuple, tuple[dict, ...]] = OrderedDict()
 
 
 def _keep_rows(key: tuple, rows: tuple[dict, ...]) -> tuple[dict, ...]:
-    _kept_rows[key] = rows
-    _kept_rows.move_to_end(key)
-    while len(_kept_rows) > KEPT_ROWS:
-        try:
-            _kept_rows.popitem(last=False)
-        except KeyError:  # another thread emptied it meanwhile
-            break
-    return rows
+    return keep(_kept_rows, key, rows, KEPT_ROWS)
 
 
 def _rows_since(game_id: int, version: int, viewer: int, deal: int) -> tuple[dict, ...]:

@@ -20,6 +20,7 @@ from games.engine.cards import RANK_NAMES
 from games.engine.deal import HAND_SIZE
 from games.engine.scoring import KUWAITI_TABLE, STANDARD_TABLE
 from games.engine.variants import HandAndFootVariant, HandVariant, face_limits, scoring_deals
+from games.kept import keep
 from handsite.i18n import per_language
 
 RULE_SET_ORDER = tuple(engine.VARIANTS)
@@ -253,12 +254,7 @@ def rule_state_lines(view: dict, names: dict[int, str]) -> list[SafeString]:
     lines = kept.pop(key, None)
     if lines is None:
         lines = tuple(_sentence(template, params, names) for template, params in sentences)
-    kept[key] = lines
-    while len(kept) > RULE_STATES_KEPT:
-        try:
-            kept.popitem(last=False)
-        except KeyError:  # another thread emptied it meanwhile
-            break
+    keep(kept, key, lines, RULE_STATES_KEPT)
     return list(lines)
 
 
