@@ -37,7 +37,7 @@ def supported(code: str | None) -> str | None:
 def per_language(function):
     """``function(language)`` (words translated into the active language) computed once per process and
     language, and again after Django reloads its catalogues (a changed .mo file, a test changing the
-    languages): the one way the site keeps translations, as ``{% translate %}`` of translate_now does."""
+    languages): the one way the site keeps translations (translate_now's ``{% translate %}`` included)."""
     kept: dict[str, object] = {}
     source = [None]  # the catalogues ``kept`` came from
 

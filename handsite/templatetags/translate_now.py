@@ -9,12 +9,17 @@ from django import template
 from django.template.base import render_value_in_context
 from django.templatetags.i18n import TranslateNode, do_translate
 from django.utils.safestring import SafeData, mark_safe
-from django.utils.translation import get_language, gettext, trans_real
+from django.utils.translation import get_language, gettext
+
+from handsite.i18n import per_language
 
 register = template.Library()
 
-_kept: dict[tuple[str | None, str], str] = {}
-_kept_for: list = [None]  # the catalogues the kept translations came from (a reload replaces them)
+
+@per_language
+def _kept(language: str | None) -> dict[str, str]:
+    """The literals' kept translations in ``language``, emptied when Django reloads its catalogues."""
+    return {}
 
 
 def _translated(literal: str, context) -> str:
@@ -22,11 +27,8 @@ def _translated(literal: str, context) -> str:
     safe string comes out the same whatever the context's escaping and localisation), so it is kept
     per process and language, and dropped when Django reloads its catalogues (a changed .mo file, a test
     changing the languages)."""
-    if trans_real._translations is not _kept_for[0]:
-        _kept.clear()
-        _kept_for[0] = trans_real._translations
-    key = (get_language(), literal)
-    value = _kept.get(key)
+    kept = _kept(get_language())
+    value = kept.get(literal)
     if value is None:
         # What Variable.resolve hands to gettext_lazy, translated now (gettext keeps it safe).
         output = gettext(mark_safe(literal.replace("%", "%%")))
@@ -35,7 +37,7 @@ def _translated(literal: str, context) -> str:
         value = value.replace("%%", "%")
         value = mark_safe(value) if is_safe else value
         if is_safe:
-            _kept[key] = value
+            kept[literal] = value
     return value
 
 
