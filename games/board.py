@@ -673,6 +673,34 @@ def _words(language: str) -> dict[str, str]:
         "Stock": _("Stock"),
         "Discard pile": _("Discard pile"),
         "Indicator": _("Indicator"),
+        # the dock's action bar and hand bar (actions_html)
+        "Draw from the stock": _("Draw from the stock"),
+        "Take the discard with the selected cards": _("Take the discard with the selected cards"),
+        "Add as a meld with the discard": _("Add as a meld with the discard"),
+        "Announce the selected cards": _("Announce the selected cards"),
+        "Meld the selected cards": _("Meld the selected cards"),
+        "Add as a meld": _("Add as a meld"),
+        "Declare a Hand": _("Declare a Hand"),
+        "Discard the selected card": _("Discard the selected card"),
+        "Group in my hand": _("Group in my hand"),
+        "Show pairs and demand a redeal": _("Show pairs and demand a redeal"),
+        "Tap cards": _("Tap cards to meld, lay off, exchange a wild card or discard."),
+        "You can put melds aside meanwhile.": _("You can put melds aside meanwhile."),
+        "Take the pile with the selected cards": _("Take the pile with the selected cards"),
+        "End the turn without a discard": _("End the turn without a discard"),
+        "Meld your whole hand": _(
+            "Meld your whole hand to pick up your foot now; discard your last hand card to pick it up for "
+            "your next turn."
+        ),
+        "Sort by suit": _("Sort by suit"),
+        "Sort by rank": _("Sort by rank"),
+        "My order": _("My order"),
+        # the game bar (head_html) and the rule-state box (games.rules.rule_state_html)
+        "tie-break": _("tie-break"),
+        "The game is over.": _("The game is over."),
+        "Your turn.": _("Your turn."),
+        "Since your last move:": _("Since your last move:"),
+        "Rules of this game": _("Rules of this game"),
     }
     return {key: mark_safe(value) for key, value in words.items()}
 
@@ -899,48 +927,23 @@ def _sides_html(sides: list[dict], teams: bool) -> SafeString:
     return mark_safe("".join(out))  # every value escaped
 
 
-@per_language
-def _dock_words(language: str) -> dict[str, str]:
-    """The dock bars' fixed words in ``language`` (see :func:`_words`): safe as a template's translated
-    literal."""
-    words = {
-        "Draw from the stock": _("Draw from the stock"),
-        "Take the discard with the selected cards": _("Take the discard with the selected cards"),
-        "Add as a meld with the discard": _("Add as a meld with the discard"),
-        "Announce the selected cards": _("Announce the selected cards"),
-        "Meld the selected cards": _("Meld the selected cards"),
-        "Add as a meld": _("Add as a meld"),
-        "Declare a Hand": _("Declare a Hand"),
-        "Discard the selected card": _("Discard the selected card"),
-        "Group in my hand": _("Group in my hand"),
-        "Show pairs and demand a redeal": _("Show pairs and demand a redeal"),
-        "Tap cards": _("Tap cards to meld, lay off, exchange a wild card or discard."),
-        "You can put melds aside meanwhile.": _("You can put melds aside meanwhile."),
-        "Take the pile with the selected cards": _("Take the pile with the selected cards"),
-        "End the turn without a discard": _("End the turn without a discard"),
-        "Meld your whole hand": _(
-            "Meld your whole hand to pick up your foot now; discard your last hand card to pick it up for "
-            "your next turn."
-        ),
-        "Sort by suit": _("Sort by suit"),
-        "Sort by rank": _("Sort by rank"),
-        "My order": _("My order"),
-    }
-    return {key: mark_safe(value) for key, value in words.items()}
-
-
 def _hints_html(offer: dict, options: list[dict]) -> str:
     """The suggestions' <details> (their count, then a button per suggested move)."""
     count = offer["hints"]
     summary = ngettext("%(n)s suggestion", "%(n)s suggestions", count) % {"n": count}
-    buttons = "".join(
+    buttons = _hint_buttons(options)
+    return f'\n      <details class="hints">\n        <summary>{summary}</summary>\n        {buttons}'
+
+
+def _hint_buttons(options: list[dict]) -> str:
+    """A button per suggested move (its option, its label escaped)."""
+    return "".join(
         [
             f'<button type="submit" name="offer" value="{option["option"]}" class="button-quiet hint">'
             f"{conditional_escape(option['label'])}</button>"
             for option in options
         ]
     )
-    return f'\n      <details class="hints">\n        <summary>{summary}</summary>\n        {buttons}'
 
 
 def _waiting(board: dict) -> str:
@@ -952,7 +955,7 @@ def actions_html(board: dict, staged_has_discard: bool) -> SafeString:
     size, the sorts), as games/_dock.html's template drew them (tests/games/test_play_drawn_items.py): the
     buttons the moves allowed now offer (``board["offer"]``); ``staged_has_discard``: a staged meld
     already takes the discard (no second "with the discard")."""
-    words = _dock_words(get_language())
+    words = _words(get_language())
     offer = board["offer"]
     view = board["view"]
     out = ['\n  <div class="actions action-bar" id="actions">\n    ']
@@ -1055,17 +1058,7 @@ def actions_html(board: dict, staged_has_discard: bool) -> SafeString:
         add("\n    ")
         if offer["takes"] or offer["exchanges"]:
             add(_hints_html(offer, offer["takes"]))
-            add(
-                "\n        "
-                + "".join(
-                    [
-                        f'<button type="submit" name="offer" value="{option["option"]}" '
-                        f'class="button-quiet hint">{conditional_escape(option["label"])}</button>'
-                        for option in offer["exchanges"]
-                    ]
-                )
-                + "\n      </details>\n    "
-            )
+            add(f"\n        {_hint_buttons(offer['exchanges'])}\n      </details>\n    ")
         add("\n    ")
         if not view["your_turn"]:
             add(
@@ -1098,24 +1091,12 @@ def actions_html(board: dict, staged_has_discard: bool) -> SafeString:
     return mark_safe("".join(out))  # every value escaped
 
 
-@per_language
-def _head_words(language: str) -> dict[str, str]:
-    """The game bar's fixed words in ``language`` (see :func:`_words`)."""
-    words = {
-        "tie-break": _("tie-break"),
-        "The game is over.": _("The game is over."),
-        "Your turn.": _("Your turn."),
-        "Since your last move:": _("Since your last move:"),
-    }
-    return {key: mark_safe(value) for key, value in words.items()}
-
-
 def head_html(board: dict, game, since_line) -> dict[str, SafeString]:
     """The game bar's lines that follow the play (games/_head.html, as its template drew them: tests/games/
     test_play_drawn_items.py): ``deal``, the deal's number (and the tie-break) after the rule set; ``turn``,
     whose turn it is and the time left (or the game's end), ``since_line`` (what happened since the
     viewer's last move) and a paused deadline. ``game``: the Game row (its status, deadline, pause)."""
-    words = _head_words(get_language())
+    words = _words(get_language())
     view = board["view"]
     deal = view["deal"]
     said = _("Deal %(number)s of %(total)s") % {
@@ -1137,7 +1118,7 @@ def head_html(board: dict, game, since_line) -> dict[str, SafeString]:
         if yours:
             add(f"<strong>{words['Your turn.']}</strong>\n        ")
         else:
-            add(_("%(name)s to play.") % {"name": conditional_escape(board["turn_name"])})
+            add(_waiting(board))
         add("\n        ")
         if game.deadline_at:
             left = _("Time left: %(left)s (until %(when)s)") % {

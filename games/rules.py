@@ -258,18 +258,11 @@ def rule_state_lines(view: dict, names: dict[int, str]) -> list[SafeString]:
     return list(lines)
 
 
-@per_language
-def _rule_state_words(language: str) -> dict[str, str]:
-    """The rule state's fixed words in ``language`` (the active one: the caller's key), translated once per
-    process; safe as a template's translated literal."""
-    return {"Rules of this game": mark_safe(_("Rules of this game"))}
-
-
 def rule_state_html(lines: list[SafeString], rules_url: str, game_id: int) -> SafeString:
     """The play page's rule-state box (its lines, then the link to the rules with this game's options), as
     the games/_rule_state.html template that came before drew it, byte for byte
     (tests/games/test_play_drawn_items.py)."""
-    words = _rule_state_words(get_language())
+    words = board._words(get_language())
     items = (
         '<ul class="rule-state-lines">'
         + "".join([f"<li>{conditional_escape(line)}</li>" for line in lines])
