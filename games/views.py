@@ -20,8 +20,6 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -109,12 +107,11 @@ template included with the page's context (``b``: the board, ``v``: the engine's
 def _panels(board_context) -> list[dict]:
     view = board_context["view"]
     scores_open = view["finished"] or board_context["deal_fresh"]
-    language = get_language()
-    panels = []
-    for panel, title, heads in zip(PANELS, _panel_titles(language), _panel_heads(language), strict=True):
-        opened = panel["id"] == "scores" and scores_open
-        panels.append({**panel, "title": title, "open": opened, "head": heads[opened]})
-    return panels
+    titles = _panel_titles(get_language())
+    return [
+        {**panel, "title": title, "open": panel["id"] == "scores" and scores_open}
+        for panel, title in zip(PANELS, titles, strict=True)
+    ]
 
 
 @per_language
@@ -122,27 +119,6 @@ def _panel_titles(language: str) -> tuple[str, ...]:
     """The panels' titles in ``language`` (the active one: the caller's key), translated once per process
     (plain strings, escaped by the template as the lazy ones were)."""
     return tuple(str(panel["title"]) for panel in PANELS)
-
-
-@per_language
-def _panel_heads(language: str) -> tuple[tuple[SafeString, SafeString], ...]:
-    """Each panel's opening markup in ``language`` (its <details>, closed and open, its <summary> and the
-    body's <div>), as games/_panels.html drew it with the panel's id and title (escaped): the same for
-    every answer, drawn once per process."""
-    return tuple(
-        tuple(
-            format_html(
-                '<details class="panel" id="panel-{}" data-panel="{}"{}>\n      <summary>{}</summary>\n      '
-                '<div class="panel-body">',
-                panel["id"],
-                panel["id"],
-                mark_safe(" open" if opened else ""),
-                title,
-            )
-            for opened in (False, True)
-        )
-        for panel, title in zip(PANELS, _panel_titles(language), strict=True)
-    )
 
 
 def _context(

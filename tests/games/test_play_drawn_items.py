@@ -440,21 +440,3 @@ def test_the_panel_titles_kept_per_process_follow_the_language_of_each_page():
             assert titles[language][-1] == expected
     assert titles["en"][0] == titles["en"][1] == ["What happened", "Table talk", "Scores"]
     assert titles["ar"][0] != titles["en"][0]
-
-
-OLD_PANEL_HEAD = (  # a panel's opening in games/_panels.html's loop
-    '<details class="panel" id="panel-{{ panel.id }}" data-panel="{{ panel.id }}"{% if panel.open %} open{% '
-    'endif %}>\n      <summary>{{ panel.title }}</summary>\n      <div class="panel-body">'
-)
-
-
-def test_the_panels_openings_drawn_once_per_language_are_what_the_template_drew():
-    from games import views
-
-    for language in ("en", "ar", "en"):
-        with translation.override(language):
-            for scores_open in (False, True):
-                context = {"view": {"finished": scores_open}, "deal_fresh": False}
-                for panel in views._panels(context):
-                    assert panel["head"] == _old(OLD_PANEL_HEAD, panel=panel)
-                    assert panel["open"] == (panel["id"] == "scores" and scores_open)
