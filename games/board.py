@@ -701,6 +701,23 @@ def _words(language: str) -> dict[str, str]:
         "Your turn.": _("Your turn."),
         "Since your last move:": _("Since your last move:"),
         "Rules of this game": _("Rules of this game"),
+        # what holds them: the page's #game element (games.page)
+        "Partnership": _("Partnership"),
+        "Table": _("Table"),
+        "No melds on the table yet.": _("No melds on the table yet."),
+        "Draw pile": _("Draw pile"),
+        "Game panels": _("Game panels"),
+        "The whole game's log": _("The whole game's log"),
+        "Replay the game": _("Replay the game"),
+        "Your hand": _("Your hand"),
+        "What does the wild card stand for?": _("What does the wild card stand for?"),
+        "checked when laid down": _("checked when laid down"),
+        "with the discard": _("with the discard"),
+        "Remove": _("Remove"),
+        "Lay down these melds": _("Lay down these melds"),
+        "This game was ended early; it is not scored.": _("This game was ended early; it is not scored."),
+        "A bot plays your seat now; you are watching.": _("A bot plays your seat now; you are watching."),
+        "You are watching this game.": _("You are watching this game."),
     }
     return {key: mark_safe(value) for key, value in words.items()}
 

@@ -24,7 +24,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, movelog, rules, services
+from games import board, engine, movelog, page, rules, services
 from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
@@ -96,12 +96,13 @@ def _staged(staged, state, viewer) -> dict:
 
 
 PANELS = [
-    {"id": "log", "title": gettext_lazy("What happened"), "template": "games/_panel_log.html"},
+    {"id": "log", "title": gettext_lazy("What happened"), "template": None},  # drawn by games.page
     {"id": "chat", "title": gettext_lazy("Table talk"), "template": "games/_chat.html"},
     {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
 ]
-"""The play page's panels (opened on demand; beside the table on a wide screen), in order. A panel is a
-template included with the page's context (``b``: the board, ``v``: the engine's view)."""
+"""The play page's panels (opened on demand; beside the table on a wide screen), in order, drawn by
+games.page: a panel's template is rendered with the page's context (``b``: the board, ``v``: the engine's
+view); the log's (None) is drawn there."""
 
 
 def _panels(board_context) -> list[dict]:
@@ -187,12 +188,9 @@ def _context(
         sort = context["board"]["sort"]
         context["seat_list"] = board.seat_list_html(context["board"], since.seats, game.deadline_at)
         context["panels"] = _panels(context["board"])
-        context["table_template"] = (
-            "games/_foot_table.html" if context["board"]["foot"] else "games/_table.html"
-        )  # Hand and Foot's own table region
         context |= _staged(staged, state, viewer)
         view = context["board"]["view"]
-        if view["hand"] is not None and not view["finished"]:  # the dock is shown (games/_dock.html)
+        if view["hand"] is not None and not view["finished"]:  # the dock is shown (games.page)
             context["actions_html"] = board.actions_html(context["board"], context["staged_has_discard"])
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
         context["rule_state_html"] = rules.rule_state_html(context["rule_state"], urls["rules"], game.pk)
@@ -257,7 +255,15 @@ class ChatPanel:
 
 def _render(request, context, status=200):
     template = "games/play.html#game" if request.htmx else "games/play.html"
-    return render(request, template, context, status=status)
+    return render(request, template, _drawn(request, context), status=status)
+
+
+def _drawn(request, context: dict) -> dict:
+    """The context with a dealt game's ``#game`` element drawn (games.page), once everything it shows is in
+    it (a move's answer adds what it keeps of the page)."""
+    if context.get("board") is not None:
+        context["game_html"] = page.game_html(request, context)
+    return context
 
 
 @group_view
@@ -341,7 +347,7 @@ def game_poll(request, group_slug, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     context = _context(request, game, services.seats_of(game))
     context["chat"]._membership = membership
-    response = render(request, "games/play.html#game", context)
+    response = render(request, "games/play.html#game", _drawn(request, context))
     unread = game_notifications.polled(request.user.pk, always=True)
     response.content += _unread_badge(request.user.pk, unread).encode()
     return response
