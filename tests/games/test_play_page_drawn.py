@@ -5,7 +5,9 @@ Foot), every move's htmx answer (melds put aside, a refused press), each seat's 
 board, whole pages and a changed poll, in English and Arabic; and an ended game's page.
 (bench/render_capture.py compares whole answers through the views before and after such a change.)"""
 
+import copy
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.template import Engine, RequestContext, engines
@@ -13,8 +15,9 @@ from django.test import Client
 from django.test.utils import ContextList
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
-from games import engine, services
+from games import engine, page, services
 from games.models import Game, GameStatus
 from games.moves import requests_for
 from games.views import poll_token
@@ -361,27 +364,41 @@ def _old_engine() -> Engine:
 def _compare(response, old_engine, language: str) -> int:
     """Asserts the answer's drawn #game is what the old templates draw with its context; 1 if compared."""
     assert response.status_code == 200, response.status_code
-    contexts = response.context
-    contexts = list(contexts) if isinstance(contexts, ContextList) else [contexts]
-    found = [c for c in contexts if c is not None and "game_html" in c]
-    if not found:
+    context = _context_of(response)
+    if context is None:
         return 0
-    context = found[-1].flatten()
-    drawn = context["game_html"]
-    board = context["board"]
-    context["table_template"] = "games/_foot_table.html" if board["foot"] else "games/_table.html"
-    context["panels"] = [
-        {**panel, "template": panel["template"] or "games/_panel_log.html"} for panel in context["panels"]
-    ]
     assert language == response.wsgi_request.LANGUAGE_CODE  # the page is in the reader's language
-    with translation.override(language):
-        old = old_engine.get_template("old/game.html").render(RequestContext(response.wsgi_request, context))
+    drawn = context["game_html"]
+    old = _old_for(response.wsgi_request, context, language, old_engine)
     assert TOKEN.sub(r"\1…", drawn) == TOKEN.sub(r"\1…", old)
     if response.get("Content-Type", "").startswith("text/html") and response.wsgi_request.headers.get(
         "HX-Request"
     ):
         assert response.content.decode().startswith(drawn)  # the partial is the drawn element itself
     return 1
+
+
+def _context_of(response) -> dict | None:
+    """The context the answer's ``#game`` was drawn with (None: no dealt game in the answer)."""
+    contexts = response.context
+    contexts = list(contexts) if isinstance(contexts, ContextList) else [contexts]
+    found = [c for c in contexts if c is not None and "game_html" in c]
+    return found[-1].flatten() if found else None
+
+
+def _old_for(request, context: dict, language: str, old_engine: Engine | None = None) -> str:
+    """What the old templates draw with ``context`` (their table and log panel named as they were)."""
+    board = context["board"]
+    context = {
+        **context,
+        "table_template": "games/_foot_table.html" if board["foot"] else "games/_table.html",
+        "panels": [
+            {**panel, "template": panel["template"] or "games/_panel_log.html"} for panel in context["panels"]
+        ],
+    }
+    with translation.override(language):
+        engine_ = old_engine or _old_engine()
+        return engine_.get_template("old/game.html").render(RequestContext(request, context))
 
 
 def _play(game, users, watcher, language: str, presses: int) -> int:
@@ -454,3 +471,54 @@ def test_an_ended_games_page_is_what_its_templates_drew(cast, duel):
     client.force_login(cast["member"])
     response = client.get(reverse("games:play", args=[duel.group.slug, duel.pk]), **HTMX)
     assert _compare(response, _old_engine(), "en") == 1
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("variant", ["classic", "hand-and-foot"])
+def test_every_branch_of_the_dock_and_the_game_bar_is_what_the_templates_drew(
+    cast, start_game, variant, language
+):
+    """The branches seeded games seldom reach, on a real answer's context: a refusal to escape, the wild
+    card's question with the press to repeat, melds put aside (points or not, with the discard, towards
+    an opening or not), a bot in the viewer's seat, an ended game, a finished deal, a partnership."""
+    owner, member = cast["owner"], cast["member"]
+    owner.language = language
+    owner.save(update_fields=["language"])
+    game = start_game([owner, member], variant=variant, seed=77)
+    services.accept_seat(game_id=game.pk, user=member)
+    client = Client()
+    client.force_login(owner)
+    response = client.get(reverse("games:play", args=[game.group.slug, game.pk]), **HTMX)
+    base = _context_of(response)
+    request = response.wsgi_request
+    staged = [
+        {"cards": mark_safe('<span class="card">7♠</span>'), "value": 30, "with_discard": True},
+        {"cards": mark_safe('<span class="card">8♠</span>'), "value": None, "with_discard": False},
+        {"cards": mark_safe('<span class="card">9♠</span>'), "value": 1, "with_discard": False},
+    ]
+    ended = copy.copy(base["game"])
+    ended.status = "abandoned"
+    teams = copy.copy(base["game"])
+    teams.options = {**teams.options, "teams": True}
+    finished = {**base["board"], "view": {**base["board"]["view"], "finished": True}}
+    variations = [
+        {},
+        {"error": 'Not <b>that</b> & "this"'},
+        {"move_answer": True, "scores_keep": True, "error": "No."},
+        {
+            "wild_choices": [{"value": "12:7S", "words": "7 <of> spades"}],
+            "repeat": [("act", "meld"), ("meld", 3)],
+        },
+        {"staged": staged, "staged_total": 31, "staged_opening": True},
+        {"staged": staged[:1], "staged_total": 30, "staged_opening": False},
+        {"my_seat": SimpleNamespace(bot=True, user_id=owner.pk, is_filled=True), "error": "Bot."},
+        {"my_seat": None},
+        {"game": ended, "my_seat": None},
+        {"board": finished},
+        {"game": teams, "selected_ids": [3, 4]},
+    ]
+    for changes in variations:
+        context = {**base, **changes}
+        with translation.override(language):
+            drawn = page.game_html(request, context)
+        assert TOKEN.sub(r"\1…", drawn) == TOKEN.sub(r"\1…", _old_for(request, context, language)), changes
