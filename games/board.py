@@ -396,9 +396,6 @@ def build(
         "has_own_order": bool(own),
         "viewer": viewer,
     }
-    context["piles_html"] = piles_html(
-        picture["stock"]["count"], context["discard_top"], context["discard_fresh"], context["indicator"]
-    )
     if picture["teams"]:
         read_as_teams(context, names, higher_wins=False)
     return context
@@ -743,8 +740,9 @@ def log_html(lines: list[SafeString]) -> SafeString:
 
 
 def piles_html(stock: int, discard_top, fresh: bool, indicator) -> SafeString:
-    """The classic table's piles (games/_table.html's centre): the stock's size, the discard pile's top card
-    (``fresh``: put there since the viewer's last move), the indicator when the rule set turns one."""
+    """The classic table's piles (games.page draws the table around them): the stock's size, the discard
+    pile's top card (``fresh``: put there since the viewer's last move), the indicator when the rule set
+    turns one."""
     words = _words(get_language())
     top = discard_top if discard_top else '<span class="muted">—</span>'
     shown = (

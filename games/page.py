@@ -7,8 +7,8 @@ template nodes, lookups and includes (issue 17: the template machinery was a sev
 The regions inside were already drawn in Python (games/board.py, games/rules.py): this draws what holds
 them. Two panels stay templates, each a region with a view of its own, rendered here only when shown
 anew: the chat (templates/games/_chat.html, also the chat's own answer) and the score sheet
-(templates/games/_panel_scores.html); a move's answer keeps both as the page has them. A game not dealt
-yet (no board) is still drawn by the template, with templates/games/_waiting.html.
+(templates/games/_panel_scores.html); a move's answer keeps both as the page has them (games.views.PANELS).
+A game not dealt yet (no board) is still drawn by the template, with templates/games/_waiting.html.
 
 Every value is escaped as the templates' ``{{ }}`` escaped it; the fixed words are not, as a ``{% translate
 "literal" %}`` was not (games.board._words). Numbers are never localised (the partial was inside
@@ -23,13 +23,8 @@ from django.utils.html import conditional_escape as esc
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, get_language_bidi, gettext, ngettext
 
-from games.board import _words
-
-CHAT_KEPT = '\n<div id="chat" class="chat" hx-preserve="true"></div>\n'
-"""The chat panel in a move's answer (``move_answer``): the page keeps its own (games/_chat.html)."""
-
-SCORES_KEPT = '\n<div id="score-sheet" hx-preserve="true"></div>\n'
-"""The score sheet in a move's answer in which no deal ended (``scores_keep``): the page keeps its own."""
+from games import board as boards
+from games import rules
 
 
 def game_html(request, context: dict) -> SafeString:
@@ -58,8 +53,9 @@ def game_html(request, context: dict) -> SafeString:
 def _head(context: dict) -> str:
     """The game bar (templates/games/_head.html draws it before the deal): the rule set, the deal, whose
     turn (games.board.head_html)."""
-    words = _words(get_language())
-    game, head = context["game"], context["head"]
+    words = boards._words(get_language())
+    game = context["game"]
+    head = boards.head_html(context["board"], game, context["since"].line)
     teams = f'<span class="muted">· {words["Partnership"]}</span>' if game.options.get("teams") else ""
     return (
         '\n<header class="game-head" id="game-head">\n  <p class="game-title">\n'
@@ -96,16 +92,18 @@ def _form(request, context: dict) -> str:
 def _table(context: dict) -> str:
     """The classic table (was templates/games/_table.html): the seats, the piles, the rule state, the
     melds."""
-    words = _words(get_language())
+    words = boards._words(get_language())
     board = context["board"]
+    stock = board["view"]["stock"]["count"]
+    piles = boards.piles_html(stock, board["discard_top"], board["discard_fresh"], board["indicator"])
     if board["meld_groups"]:
         melds = f"\n    \n    {board['melds_html']}\n    "
     else:
         melds = f'\n      <p class="muted small empty-table">{words["No melds on the table yet."]}</p>\n    '
     return (
         f'\n<section class="felt" id="table" aria-label="{words["Table"]}">\n'
-        f'  <ul class="seats" id="seat-list">\n    \n    {context["seat_list"]}\n  </ul>\n'
-        f'  <div class="centre" id="centre">\n    {board["piles_html"]}\n    {context["rule_state_html"]}\n'
+        f'  <ul class="seats" id="seat-list">\n    \n    {_seats(context)}\n  </ul>\n'
+        f'  <div class="centre" id="centre">\n    {piles}\n    {_rule_state(context)}\n'
         f'  </div>\n  <div class="meld-groups" id="melds">\n    {melds}\n  </div>\n</section>\n'
     )
 
@@ -113,14 +111,14 @@ def _table(context: dict) -> str:
 def _foot_table(context: dict) -> str:
     """Hand and Foot's table (was templates/games/_foot_table.html): the seats, the piles, the rule state,
     the sides."""
-    words = _words(get_language())
+    words = boards._words(get_language())
     board, view = context["board"], context["board"]["view"]
     count = view["discard"]["count"]
     cards = ngettext("%(cards)s card", "%(cards)s cards", count) % {"cards": count}
     top = board["discard_top"] or '<span class="muted">—</span>'
     return (
         f'\n<section class="felt" id="table" aria-label="{words["Table"]}">\n'
-        f'  <ul class="seats" id="seat-list">\n    {context["seat_list"]}\n  </ul>\n'
+        f'  <ul class="seats" id="seat-list">\n    {_seats(context)}\n  </ul>\n'
         '  <div class="centre" id="centre">\n'
         f'    <div class="pile pile-stock"><span class="pile-label">{words["Draw pile"]}</span>'
         '<span class="stock-back" aria-hidden="true"></span>'
@@ -128,14 +126,27 @@ def _foot_table(context: dict) -> str:
         f'    <div class="pile pile-discard{" fresh" if board["discard_fresh"] else ""}" id="discard-pile">'
         f'<span class="pile-label">{words["Discard pile"]}</span>{top}'
         f'<span class="muted small">{cards}</span></div>'
-        f"\n    {context['rule_state_html']}\n  </div>\n"
+        f"\n    {_rule_state(context)}\n  </div>\n"
         f'  <div class="meld-groups" id="melds">\n    \n    {board["sides_html"]}\n  </div>\n</section>\n'
     )
 
 
+def _seats(context: dict) -> str:
+    """The seat list's items (games.board.seat_list_html): who moved since the viewer's last move, the time
+    left on the seat whose turn it is."""
+    return boards.seat_list_html(context["board"], context["since"].seats, context["game"].deadline_at)
+
+
+def _rule_state(context: dict) -> str:
+    """The rule-state box (games.rules): the deal's live rules and the link to this game's rules."""
+    game, board = context["game"], context["board"]
+    lines = rules.rule_state_lines(board["view"], board["names"])
+    return rules.rule_state_html(lines, context["urls"]["rules"], game.pk)
+
+
 def _panels(request, context: dict) -> str:
     """The panels (was templates/games/_panels.html): one ``<details>`` a panel (games.views.PANELS)."""
-    words = _words(get_language())
+    words = boards._words(get_language())
     out = [f'\n<aside class="panels" id="panels" aria-label="{words["Game panels"]}">\n  ']
     for panel in context["panels"]:
         ident = esc(panel["id"])
@@ -143,20 +154,19 @@ def _panels(request, context: dict) -> str:
             f'\n    <details class="panel" id="panel-{ident}" data-panel="{ident}"'
             f"{' open' if panel['open'] else ''}>"
             f"\n      <summary>{esc(panel['title'])}</summary>\n"
-            f'      <div class="panel-body">{_panel(request, context, panel["template"])}</div>\n'
+            f'      <div class="panel-body">{_panel(request, context, panel)}</div>\n'
             "    </details>\n  "
         )
     out.append("\n</aside>\n")
     return "".join(out)
 
 
-def _panel(request, context: dict, template: str) -> str:
+def _panel(request, context: dict, panel: dict) -> str:
+    template = panel["template"]
     if template is None:
         return _log_panel(context)
-    if template == "games/_chat.html" and context.get("move_answer"):
-        return CHAT_KEPT
-    if template == "games/_panel_scores.html" and context.get("scores_keep"):
-        return SCORES_KEPT
+    if context.get(panel.get("kept_if")):  # a move's answer: the page keeps its own
+        return f"\n{panel['kept']}\n"
     # A panel drawn anew (a page, a changed poll; the sheet after a deal's end): its template, with the
     # page's context as the partial gave it (``b``, ``v``; numbers not localised).
     board = context["board"]
@@ -167,7 +177,7 @@ def _panel(request, context: dict, template: str) -> str:
 def _log_panel(context: dict) -> str:
     """The log panel (was templates/games/_panel_log.html): the deal's last moves and the links to the
     game's log and replay."""
-    words = _words(get_language())
+    words = boards._words(get_language())
     urls = context["urls"]
     replay = ""
     if context["game"].status == "finished":
@@ -181,7 +191,7 @@ def _log_panel(context: dict) -> str:
 def _dock(context: dict) -> str:
     """The player's dock (was templates/games/_dock.html): the refusal, the wild card's question, the melds
     put aside, the action bar, the hand; or what a watcher is told."""
-    words = _words(get_language())
+    words = boards._words(get_language())
     game, board, seat = context["game"], context["board"], context["my_seat"]
     view = board["view"]
     error = context.get("error")
@@ -198,7 +208,7 @@ def _dock(context: dict) -> str:
             out.append(_staged(context, words))
         hand_bar = "" if board["foot"] else " data-arrange"
         out.append(
-            f"\n  {context['actions_html']}\n"
+            f"\n  {boards.actions_html(board, context['staged_has_discard'])}\n"
             f'  <ul class="hand" id="hand"{hand_bar} aria-label="{words["Your hand"]}">\n'
             f"    {board['hand_html']}\n  </ul>\n</section>\n"
         )

@@ -97,12 +97,25 @@ def _staged(staged, state, viewer) -> dict:
 
 PANELS = [
     {"id": "log", "title": gettext_lazy("What happened"), "template": None},  # drawn by games.page
-    {"id": "chat", "title": gettext_lazy("Table talk"), "template": "games/_chat.html"},
-    {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
+    {
+        "id": "chat",
+        "title": gettext_lazy("Table talk"),
+        "template": "games/_chat.html",
+        "kept_if": "move_answer",  # its messages and what is being typed stay as the page has them
+        "kept": '<div id="chat" class="chat" hx-preserve="true"></div>',
+    },
+    {
+        "id": "scores",
+        "title": gettext_lazy("Scores"),
+        "template": "games/_panel_scores.html",
+        "kept_if": "scores_keep",  # no deal ended: the answer stays the same size however long the game
+        "kept": '<div id="score-sheet" hx-preserve="true"></div>',
+    },
 ]
 """The play page's panels (opened on demand; beside the table on a wide screen), in order, drawn by
 games.page: a panel's template is rendered with the page's context (``b``: the board, ``v``: the engine's
-view); the log's (None) is drawn there."""
+view), unless the context's ``kept_if`` flag is set (a move's answer): then its ``kept`` element, which
+the page keeps as it is (hx-preserve). The log's (no template) is drawn there."""
 
 
 def _panels(board_context) -> list[dict]:
@@ -186,15 +199,8 @@ def _context(
             own=moves_module.own_order(seat.hand_order, state) if viewer is not None else (),
         )
         sort = context["board"]["sort"]
-        context["seat_list"] = board.seat_list_html(context["board"], since.seats, game.deadline_at)
         context["panels"] = _panels(context["board"])
         context |= _staged(staged, state, viewer)
-        view = context["board"]["view"]
-        if view["hand"] is not None and not view["finished"]:  # the dock is shown (games.page)
-            context["actions_html"] = board.actions_html(context["board"], context["staged_has_discard"])
-        context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
-        context["rule_state_html"] = rules.rule_state_html(context["rule_state"], urls["rules"], game.pk)
-        context["head"] = board.head_html(context["board"], game, since.line)
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context

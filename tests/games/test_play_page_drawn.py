@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from games import engine, page, services
+from games import board, engine, page, rules, services
 from games.models import Game, GameStatus
 from games.moves import requests_for
 from games.views import poll_token
@@ -387,16 +387,37 @@ def _context_of(response) -> dict | None:
 
 
 def _old_for(request, context: dict, language: str, old_engine: Engine | None = None) -> str:
-    """What the old templates draw with ``context`` (their table and log panel named as they were)."""
-    board = context["board"]
-    context = {
-        **context,
-        "table_template": "games/_foot_table.html" if board["foot"] else "games/_table.html",
-        "panels": [
-            {**panel, "template": panel["template"] or "games/_panel_log.html"} for panel in context["panels"]
-        ],
-    }
+    """What the old templates draw with ``context``: their table and log panel named as they were, and the
+    regions they held (each compared with its own old template in test_play_drawn_items.py) given as the
+    view gave them then."""
+    game, b, since = context["game"], context["board"], context["since"]
     with translation.override(language):
+        rule_state = rules.rule_state_html(
+            rules.rule_state_lines(b["view"], b["names"]), context["urls"]["rules"], game.pk
+        )
+        regions = {
+            "seat_list": board.seat_list_html(b, since.seats, game.deadline_at),
+            "rule_state_html": rule_state,
+            "head": board.head_html(b, game, since.line),
+            "actions_html": board.actions_html(b, context["staged_has_discard"]),
+            "board": {
+                **b,
+                "piles_html": None
+                if b["foot"]
+                else board.piles_html(
+                    b["view"]["stock"]["count"], b["discard_top"], b["discard_fresh"], b["indicator"]
+                ),
+            },
+        }
+        context = {
+            **context,
+            **regions,
+            "table_template": "games/_foot_table.html" if b["foot"] else "games/_table.html",
+            "panels": [
+                {**panel, "template": panel["template"] or "games/_panel_log.html"}
+                for panel in context["panels"]
+            ],
+        }
         engine_ = old_engine or _old_engine()
         return engine_.get_template("old/game.html").render(RequestContext(request, context))
 
