@@ -1112,6 +1112,12 @@ def _insert_sql(db, count: int) -> tuple[str, list]:
     return sql, [(f, fastjson.saver(f, db)) for f in columns]
 
 
+def _values(instances: list, columns: list, db, *, adding: bool) -> list:
+    """The parameters of ``columns`` (fields with their ``get_db_prep_save``) for each instance in turn, as
+    the ORM writes them: each field's ``pre_save`` (``adding``: an INSERT's), then its database value."""
+    return [prep(f.pre_save(instance, adding), db) for instance in instances for f, prep in columns]
+
+
 def _update_game(game: Game, fields: tuple[str, ...]) -> None:
     """What ``game.save(update_fields=fields)`` does, values through the fields' own ``pre_save`` and
     ``get_db_prep_save`` as the ORM writes them, with SQL built once per process: the ORM compiled the
@@ -1127,7 +1133,7 @@ def _update_game(game: Game, fields: tuple[str, ...]) -> None:
         _WRITES[key] = _update_sql(db, tuple(fields))
     sql, columns = _WRITES[key]
     with _cursor(db) as cursor:
-        cursor.execute(sql, [prep(f.pre_save(game, False), db) for f, prep in columns])
+        cursor.execute(sql, _values([game], columns, db, adding=False))
         if cursor.rowcount != 1:  # as Model.save(update_fields=...) (the row is locked: never expected)
             raise DatabaseError("Save with update_fields did not affect any rows.")
 
@@ -1146,7 +1152,7 @@ def _insert_moves(rows: list[Move]) -> None:
             sql += f" RETURNING {db.ops.quote_name(Move._meta.pk.column)}"
         _WRITES[key] = (sql, columns)
     sql, columns = _WRITES[key]
-    params = [prep(f.pre_save(row, True), db) for row in rows for f, prep in columns]
+    params = _values(rows, columns, db, adding=True)
     with _cursor(db) as cursor:
         cursor.execute(sql, params)
         ids = [row_id for (row_id,) in cursor.fetchall()] if cursor.description else [None] * len(rows)
@@ -1190,8 +1196,9 @@ def _write_moves_and_game(rows: list[Move], game: Game, fields: tuple[str, ...])
         )
         _WRITES[key] = (sql, [insert_columns, update_columns])
     sql, (insert_columns, update_columns) = _WRITES[key]
-    params = [prep(f.pre_save(row, True), db) for row in rows for f, prep in insert_columns]
-    params += [prep(f.pre_save(game, False), db) for f, prep in update_columns]
+    params = _values(rows, insert_columns, db, adding=True) + _values(
+        [game], update_columns, db, adding=False
+    )
     with _cursor(db) as cursor:
         cursor.execute(sql, params)
         if cursor.rowcount != 1:  # as Model.save(update_fields=...) (the row is locked: never expected)
