@@ -1,7 +1,8 @@
 """The rules engine of the Hand family: pure Python, no Django.
 
-Playing a game (the web layer's whole interface; Hand and Foot rule sets too, see
-:mod:`.handfoot_deal` and :mod:`.handfoot_play`)::
+Playing a game (the web layer's whole interface, for both families of rule sets: :mod:`.family`
+finds the family from the rule set; Hand and Foot plays by :mod:`.handfoot_deal` and
+:mod:`.handfoot_play`)::
 
     state = new_game("classic", players=4, options={"teams": True}, seed=None)  # validates options
     events = apply(state, seat, {"type": "draw"})     # DomainError (state unchanged) if not allowed
@@ -12,8 +13,8 @@ Playing a game (the web layer's whole interface; Hand and Foot rule sets too, se
     text = dumps(state); state = loads(text)          # JSON with "format_version"
     state = replay("classic", options, 4, seed, [(seat, action), ...])
 
-Helpers the online-play app and the score sheets also use (public, stable): :func:`wilds_of`,
-:func:`rules_of` and :func:`meld_spec` (actions), :func:`worst_card` (the bot's discard, for timeout
+Helpers the online-play app and the score sheets also use (public, stable): :func:`wilds_of` and
+:func:`rules_of` (actions), :func:`meld_spec` (advice), :func:`worst_card` (the bot's discard, for timeout
 moves), :func:`deck_for` (a deal's deck by card id), :func:`face_text` (a wild's face as notation),
 :func:`sides` (the scoring sides: partners opposite in teams) and :func:`check_players`.
 
@@ -21,16 +22,35 @@ Actions are small JSON-able dicts (see :mod:`games.engine.actions` for every for
 JSON-able dicts with a ``"type"`` (filter them per seat with :func:`visible_events`). The pieces:
 :mod:`.cards`, :mod:`.errors`, :mod:`.variants`, :mod:`.melds` and :mod:`.solver` (melds and the
 meld search), :mod:`.scoring` and :mod:`.match` (deal and game scoring), :mod:`.deal`,
-:mod:`.actions`, :mod:`.game`, :mod:`.view`, :mod:`.persist` and :mod:`.bot` (the deal as a state
-machine, the game around it, views, persistence and the bot).
+:mod:`.actions` (the rules of each move), :mod:`.advice` (the moves to offer), :mod:`.game`,
+:mod:`.view`, :mod:`.persist` and :mod:`.bot` (the deal as a state machine, the game around it,
+views, persistence and the bot), :mod:`.family` (one interface over both families).
 """
 
-from .actions import ACTION_TYPES, legal_actions, meld_spec, rules_of, wilds_of
-from .bot import bot_action, worst_card
+from .actions import ACTION_TYPES, rules_of, wilds_of
+from .advice import meld_spec
+from .bot import worst_card
 from .cards import Card, format_cards, make_deck, new_seed, parse_cards, shuffled
 from .deal import DEAL_OVER, DRAW, GAME_OVER, PHASES, PLAY, DealState, Event, TableMeld, deck_for, derive_seed
 from .errors import DomainError, IllegalAction, InvalidCards, InvalidOptions, MeldError
-from .game import GameState, apply, can, deal_facts, new_game, verify
+from .family import (
+    FAMILIES,
+    Family,
+    apply,
+    bot_action,
+    can,
+    dumps,
+    family_of,
+    from_json,
+    legal_actions,
+    loads,
+    new_game,
+    replay,
+    to_json,
+    verify,
+    view,
+)
+from .game import GameState, deal_facts
 from .handfoot import (
     HandFootSideFacts,
     handfoot_card_points,
@@ -38,8 +58,6 @@ from .handfoot import (
     handfoot_meld_check,
     score_handfoot_deal,
 )
-
-# The melds and scoring engineers' public names.
 from .handfoot_deal import ACTION_TYPES as HANDFOOT_ACTION_TYPES
 from .handfoot_deal import FootGame
 from .match import DealRecord, MatchStatus, match_status, next_dealer
@@ -56,7 +74,7 @@ from .melds import (
     meld_value,
 )
 from .meldspec import MeldSpec
-from .persist import FORMAT_VERSION, RULES_VERSION, dumps, from_json, loads, replay, to_json
+from .persist import FORMAT_VERSION, RULES_VERSION
 from .scoring import (
     FINISHES,
     HAND_NAMES,
@@ -78,13 +96,14 @@ from .variants import (
     sides,
     validate_options,
 )
-from .view import EVENT_TEMPLATES, describe, view, visible_events
+from .view import EVENT_TEMPLATES, describe, visible_events
 
 __all__ = [
     "ACTION_TYPES",
     "DEAL_OVER",
     "DRAW",
     "EVENT_TEMPLATES",
+    "FAMILIES",
     "FINISHES",
     "FORMAT_VERSION",
     "GAME_OVER",
@@ -103,6 +122,7 @@ __all__ = [
     "DealState",
     "DomainError",
     "Event",
+    "Family",
     "FootGame",
     "GameState",
     "HandDealFacts",
@@ -133,6 +153,7 @@ __all__ = [
     "dumps",
     "exchange_wild",
     "face_text",
+    "family_of",
     "format_cards",
     "from_json",
     "get_variant",

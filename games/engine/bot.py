@@ -1,4 +1,4 @@
-"""A greedy bot: ``bot_action(state, seat)`` gives its next action, one step at a time.
+"""A greedy bot for the Hand family: ``bot_action(state, seat)`` gives its next action, one step at a time.
 
 It demands a redeal when it may; takes the top discard when the solver finds a way that opens (or,
 once opened, a new meld or a lay-off with it), else draws; declares a kuwaiti Hand when it has
@@ -10,21 +10,23 @@ fewest others, never a wild card while it has another choice).
 from __future__ import annotations
 
 from .actions import (
-    _keep_needed,
-    can_apply,
-    lay_off_targets,
     may_announce,
     may_go_out,
-    meld_spec,
-    named_hand,
     opening_minimum_now,
-    opening_suggestion,
     provisional_melds,
     rules_of,
-    take_discard_options,
-    trim_melds,
     variant_of,
     wilds_of,
+)
+from .advice import (
+    can_apply,
+    keep_needed,
+    lay_off_targets,
+    meld_spec,
+    named_hand,
+    opening_suggestion,
+    take_discard_options,
+    trim_melds,
 )
 from .cards import Card
 from .deal import DRAW, PLAY, redeal_holding
@@ -67,10 +69,6 @@ def worst_card(game: GameState, seat: int) -> Card:
 
 def bot_action(state: GameState, seat: int) -> dict | None:
     """The bot's next action for ``seat``, or ``None`` when ``seat`` has nothing to do now."""
-    if getattr(state, "family", "hand") == "hand-and-foot":
-        from .handfoot_play import bot_action as handfoot_bot_action
-
-        return handfoot_bot_action(state, seat)
     game = state
     if game.finished:
         return None
@@ -121,9 +119,7 @@ def _play(game: GameState, seat: int) -> dict:
                 if can_apply(game, seat, action):
                     return action
     else:
-        melds = trim_melds(
-            best_melds(list(hand), wilds, rules), len(hand), _keep_needed(game, seat), 0, rules
-        )
+        melds = trim_melds(best_melds(list(hand), wilds, rules), len(hand), keep_needed(game, seat), 0, rules)
         if melds:
             action = {"type": "meld", "melds": [meld_spec(m, wilds) for m in melds]}
             if can_apply(game, seat, action):

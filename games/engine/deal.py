@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import JOKER, Card, make_deck, shuffled
-from .variants import HAND_AND_FOOT_VARIANTS, HAND_VARIANTS, HandVariant, sides
+from .variants import VARIANTS, HandVariant, sides
 
 if TYPE_CHECKING:  # pragma: no cover
     from .melds import Meld
@@ -34,7 +34,6 @@ GAME_OVER = "game_over"
 PHASES = (DRAW, PLAY, DEAL_OVER, GAME_OVER)
 
 HAND_SIZE = 14
-JOKERS = 2
 
 Event = dict[str, Any]
 """An event: a JSON-able dict with ``"type"``, usually ``"seat"``, public fields, and an optional
@@ -51,11 +50,8 @@ def derive_seed(seed: int, *parts: object) -> int:
 def deck_for(slug: str, players: int) -> tuple[Card, ...]:
     """The unshuffled deck of a rule set for this many players; ``deck[card.id] is card``. Hand and
     Foot decks are 54 cards each (two jokers per deck). Public."""
-    if slug in HAND_AND_FOOT_VARIANTS:
-        decks = HAND_AND_FOOT_VARIANTS[slug].decks_for(players)
-        return tuple(make_deck(decks, JOKERS * decks))
-    variant = HAND_VARIANTS[slug]
-    return tuple(make_deck(variant.decks_for(players), JOKERS))
+    variant = VARIANTS[slug]
+    return tuple(make_deck(variant.decks_for(players), variant.jokers_for(players)))
 
 
 def card_json(card: Card) -> dict:

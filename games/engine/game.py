@@ -1,30 +1,29 @@
-"""The game across deals, and the one dispatch point for every move: :func:`apply`.
+"""A Hand-family game across deals.
 
 A :class:`GameState` holds the rule set, the options (validated), the number of players, the
-game's seed, the finished deals' scores and the current deal. ``apply(state, seat, action)`` runs
-one action; when it ends the deal, the deal is scored (``scoring.score_hand_deal``), the game's
-standing is worked out (``match.match_status``) and the next deal is dealt at once, by the dealer
-the rules name, or the game ends. A refused action raises a :class:`DomainError` and leaves the
-state exactly as it was.
+game's seed, the finished deals' scores and the current deal. ``family.apply(state, seat, action)``
+runs one action (:func:`.actions.perform`); when it ends the deal, :func:`next_deal` scores it
+(``scoring.score_hand_deal``), works out the game's standing (``match.match_status``) and deals the
+next deal at once, by the dealer the rules name, or ends the game. A refused action raises a
+:class:`DomainError` and leaves the state exactly as it was.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import handfoot_deal
-from .actions import perform, variant_of
+from .actions import variant_of
 from .cards import new_seed
 from .deal import GAME_OVER, DealState, Event, card_json, derive_seed, start_deal
 from .errors import InvalidOptions, _
-from .match import DealRecord, MatchStatus, apply_on_copy, copy_game, match_status
+from .match import DealRecord, MatchStatus, copy_game, match_status
 from .scoring import HandDealFacts, score_hand_deal
-from .variants import HAND_AND_FOOT_VARIANTS, HAND_VARIANTS, validate_options
+from .variants import HAND_VARIANTS, validate_options
 
 
 @dataclass
 class GameState:
-    """A whole game of a Hand-family rule set. Change it only through :func:`apply`."""
+    """A whole game of a Hand-family rule set. Change it only through :func:`.family.apply`."""
 
     variant: str
     options: dict
@@ -61,10 +60,7 @@ class GameState:
 
 
 def new_game(variant: str, players: int, options: dict | None = None, seed: int | None = None) -> GameState:
-    """Start a game: validate the options, draw the first dealer from the seed and deal the first deal.
-    A Hand and Foot rule set gives a :class:`.handfoot_deal.FootGame` (the same API)."""
-    if variant in HAND_AND_FOOT_VARIANTS:
-        return handfoot_deal.new_game(variant, players, options, seed)
+    """Start a game: validate the options, draw the first dealer from the seed and deal the first deal."""
     if variant not in HAND_VARIANTS:
         raise InvalidOptions(_("There is no Hand rule set called “{slug}”."), slug=variant)
     options = validate_options(variant, players, options)
@@ -75,35 +71,6 @@ def new_game(variant: str, players: int, options: dict | None = None, seed: int 
     first_dealer = derive_seed(seed, "first-dealer") % players
     deal = start_deal(HAND_VARIANTS[variant], players, seed, 0, first_dealer)
     return GameState(variant, options, players, seed, first_dealer, deal)
-
-
-def apply(state: GameState, seat: int | None, action: dict) -> list[Event]:
-    """Apply one player's action; return what happened as events (with secrets: filter them with
-    ``view.visible_events`` before showing them). Raises a ``DomainError`` and changes nothing when
-    the action is not allowed now."""
-    if isinstance(state, handfoot_deal.FootGame):
-        return handfoot_deal.apply(state, seat, action)
-    return apply_on_copy(state, seat, action, perform, _next_deal)
-
-
-def verify(state: GameState, seat: int | None, action: dict) -> None:
-    """Raise the ``DomainError`` that :func:`apply` would raise; change nothing."""
-    work = state.copy()
-    if isinstance(work, handfoot_deal.FootGame):
-        handfoot_deal.perform(work, seat, action)
-        return
-    perform(work, seat, action)
-
-
-def can(state: GameState, seat: int | None, action: dict) -> bool:
-    """Whether :func:`apply` would accept the action now."""
-    from .errors import DomainError
-
-    try:
-        verify(state, seat, action)
-    except DomainError:
-        return False
-    return True
 
 
 def deal_facts(state: GameState) -> HandDealFacts:
@@ -128,7 +95,7 @@ def deal_facts(state: GameState) -> HandDealFacts:
     )
 
 
-def _next_deal(work: GameState) -> list[Event]:
+def next_deal(work: GameState) -> list[Event]:
     """Score the finished deal and deal the next one (or end the game)."""
     variant = variant_of(work)
     deal = work.deal

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER, Card, format_cards
-from .errors import IllegalAction, InvalidOptions, MeldError, _
+from .errors import DomainError, IllegalAction, InvalidOptions, MeldError, _
 from .scoring import DealScore, InvalidFacts, ScorePart, SideScore
 from .variants import HandAndFootVariant, check_players, opening_minimum, resolve_variant
 from .variants import sides as seat_sides
@@ -286,6 +286,41 @@ def score_handfoot_deal(variant, options: dict | None, sides: Sequence[HandFootS
     return DealScore(tuple(results), void=False)
 
 
+# --- Counting at the table (the score sheets' card picker) -------------------------------------
+
+
+def table_held_costs(variant, cards: Sequence[Card], indicator: Card | None = None) -> tuple[int, ...]:
+    """What each card still in hand and foot costs (:func:`handfoot_held_cost`); there is no indicator."""
+    variant = _variant(variant)
+    return tuple(handfoot_held_cost((card,), variant) for card in cards)
+
+
+def table_melded_points(variant, cards: Sequence[Card]) -> tuple[int, ...]:
+    """Each melded card's points; a 3 is refused (it is never melded)."""
+    variant = _variant(variant)
+    try:
+        handfoot_card_points(cards, variant)
+    except DomainError as error:
+        raise InvalidFacts(error.template, **error.params) from None
+    return tuple(variant.card_value(card.rank) for card in cards)
+
+
+def table_opening(
+    variant,
+    options: dict,
+    groups: Sequence[Sequence[Card]],
+    indicator: Card | None,
+    wild_as: Sequence[str | None],
+    last_opening: int | None,
+    deal_index: int,
+) -> tuple[tuple[int, ...], int]:
+    """Each meld's card points of an opening counted at the table, and deal ``deal_index``'s minimum
+    (0-based); wild cards never need naming here."""
+    variant = _variant(variant)
+    values = tuple(handfoot_opening_value([group], variant) for group in groups)
+    return values, opening_minimum(variant, deal_index)
+
+
 __all__ = [
     "HandFootSideFacts",
     "handfoot_card_points",
@@ -294,4 +329,7 @@ __all__ = [
     "handfoot_opening_check",
     "handfoot_opening_value",
     "score_handfoot_deal",
+    "table_held_costs",
+    "table_melded_points",
+    "table_opening",
 ]

@@ -2,9 +2,10 @@
 
 Both rule sets of ``../shared/rules/hand-and-foot.md``: ``hand-and-foot`` (002, each player a side)
 and ``hand-and-foot-teams`` (004, partners opposite, one set of melds per team). The public API is
-the Hand family's (``games.engine.new_game``, ``apply``, ``view`` ...); those functions hand a Hand
-and Foot game to this module. The deal is scored by :func:`.handfoot.score_handfoot_deal`, the same
-function the score sheets use, and the game by :func:`.match.match_status`.
+:mod:`.family`'s (``games.engine.new_game``, ``apply``, ``view`` ...), which hands a Hand and Foot
+game to this module and :mod:`.handfoot_play`. The deal is scored by
+:func:`.handfoot.score_handfoot_deal`, the same function the score sheets use, and the game by
+:func:`.match.match_status`.
 
 Phases: ``"draw"`` (draw 2 (002) or 1 (004) from the draw pile, or take the discard pile),
 ``"play"`` (meld, lay off, then discard; 002 may end a turn in which it ran to the foot without a
@@ -25,7 +26,7 @@ Actions (JSON-able dicts):
 =====================  ============================================================================
 
 ``MELD`` is a list of card ids or ``{"cards": [ids]}``. Every refusal is a :class:`DomainError`
-with a sentence; :func:`apply` runs on a copy, so a refused move changes nothing. A foot is face
+with a sentence; :func:`.family.apply` runs it on a copy, so a refused move changes nothing. A foot is face
 down: it is never in anybody's view (its owner's included) until it is picked up.
 """
 
@@ -44,7 +45,7 @@ from .handfoot import (
     handfoot_meld_check,
     score_handfoot_deal,
 )
-from .match import DealRecord, MatchStatus, apply_on_copy, copy_game, match_status
+from .match import DealRecord, MatchStatus, copy_game, match_status
 from .meldspec import MeldSpec
 from .scoring import DealScore
 from .variants import HAND_AND_FOOT_VARIANTS, HandAndFootVariant, opening_minimum, sides, validate_options
@@ -118,7 +119,7 @@ class FootTurn:
 
 @dataclass
 class FootDeal:
-    """Everything about one Hand and Foot deal. Mutated only through :func:`apply`."""
+    """Everything about one Hand and Foot deal. Mutated only through :func:`.family.apply`."""
 
     number: int  # 0-based deal number (Hand and Foot deals are never void)
     dealer: int  # the seat before the first player
@@ -189,7 +190,7 @@ class FootDeal:
 
 @dataclass
 class FootGame:
-    """A whole Hand and Foot game. Change it only through :func:`apply`."""
+    """A whole Hand and Foot game. Change it only through :func:`.family.apply`."""
 
     variant: str
     options: dict
@@ -711,13 +712,8 @@ def perform(game: FootGame, seat: object, action: object) -> list[Event]:
 # --- The game around the deal ------------------------------------------------------------------
 
 
-def apply(state: FootGame, seat: int | None, action: dict) -> list[Event]:
-    """Apply one action; return the events (with secrets). A refusal raises and changes nothing."""
-    return apply_on_copy(state, seat, action, perform, _next_deal)
-
-
 def can(state: FootGame, seat: int | None, action: dict) -> bool:
-    """Whether :func:`apply` would accept the action now (tried on a copy)."""
+    """Whether :func:`.family.apply` would accept the action now (tried on a copy)."""
     try:
         perform(state.copy(), seat, action)
     except DomainError:
@@ -750,7 +746,8 @@ def score_deal(game: FootGame) -> DealScore:
     return score_handfoot_deal(game.rules, game.options, side_facts(game))
 
 
-def _next_deal(work: FootGame) -> list[Event]:
+def next_deal(work: FootGame) -> list[Event]:
+    """Score the finished deal and deal the next one (or end the game)."""
     deal = work.deal
     result = deal.result or {}
     score = score_deal(work)

@@ -13,17 +13,8 @@ from typing import Any
 from .deal import DEAL_OVER
 from .errors import InvalidOptions, _
 from .scoring import DealScore, InvalidFacts
-from .variants import (
-    HandAndFootVariant,
-    check_players,
-    opening_minimum,
-    resolve_variant,
-    scoring_deals,
-    sides,
-)
-
-TIE_BREAK_BY_RULE = frozenset({"jordanian", "egyptian"})
-"""Rule sets that always play tie-break deals (000); the others follow the ``tie_break`` option."""
+from .variants import TIE_BREAK_BY_RULE, check_players, resolve_variant, scoring_deals
+from .variants import sides as seat_sides
 
 
 @dataclass(frozen=True)
@@ -65,16 +56,6 @@ class MatchStatus:
         return tuple(by_seat)
 
 
-def _teams(variant, options) -> bool:
-    if isinstance(variant, HandAndFootVariant):
-        return variant.teams
-    return bool(options.get("teams"))
-
-
-def _sides(variant, options, players: int) -> tuple[tuple[int, ...], ...]:
-    return sides(players, _teams(variant, options))
-
-
 def _check_players(variant, players: int) -> None:
     check_players(variant, players, InvalidFacts)
 
@@ -102,7 +83,7 @@ def next_dealer(variant, options: dict | None, players: int, previous_dealer: in
     variant = resolve_variant(variant)
     _check_players(variant, players)
     previous_dealer = _check_dealer(previous_dealer, players)
-    if getattr(variant, "next_dealer", "rotate") != "highest":
+    if variant.next_dealer != "highest":
         return (previous_dealer + 1) % players
     figures = score.figures_by_seat()
     if len(figures) != players:
@@ -137,16 +118,13 @@ def match_status(
     variant = resolve_variant(variant)
     options = options or {}
     _check_players(variant, players)
-    if _teams(variant, options) and players != 4:
+    teams = variant.teams_in(options)
+    if teams and players != 4:
         raise InvalidOptions(_("Partnership play needs exactly 4 players."))
     dealer = _check_dealer(first_dealer, players)
-    sides = _sides(variant, options, players)
-    hand_and_foot = isinstance(variant, HandAndFootVariant)
-    lower_is_better = not hand_and_foot
-    if hand_and_foot:
-        tie_break = False
-    else:
-        tie_break = variant.slug in TIE_BREAK_BY_RULE or bool(options.get("tie_break", True))
+    sides = seat_sides(players, teams)
+    lower_is_better = variant.lower_is_better
+    tie_break = variant.tie_break_in(options)
     required = scoring_deals(variant, options)
 
     totals = [0] * len(sides)
@@ -170,9 +148,7 @@ def match_status(
         dealer = next_dealer(variant, options, players, record.dealer, score)
 
     winners = tuple(sides[index] for index in _best(totals, lower_is_better)) if finished else ()
-    minimum = None
-    if hand_and_foot and not finished:
-        minimum = opening_minimum(variant, played)
+    minimum = None if finished else variant.deal_opening_minimum(played)
     return MatchStatus(
         sides=sides,
         totals=tuple(totals),

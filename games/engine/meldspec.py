@@ -5,8 +5,8 @@ form, the templates (through the view), the staged melds and the move log.
 - In an action, a staged meld or a logged move a meld spec is JSON:
   ``{"cards": [ids], "wild_as": {"<wild card id>": "7S"}}`` (``wild_as`` left out when empty).
 - A wild card's choice in a form (a button's value) is ``"<wild card id>:<face>"``: ``"12:7S"``.
-- Read only, for games logged before the codec: a meld spec as a bare list of ids, and ``wild_as`` keys
-  that are numbers (``{12: "7S"}``). Nothing writes those any more; old games still replay.
+- Read, never written (stored move logs hold them, and must replay): a meld spec as a bare list of ids,
+  and ``wild_as`` keys that are numbers (``{12: "7S"}``).
 
 A face is rank + suit in notation (``7S``, ``10H``, ``QD``), or a rank alone (``5``) for a wild card in
 a set. No Django import.

@@ -1,21 +1,16 @@
-"""A game to and from JSON (with ``format_version``), and replay from the seed and the action log.
+"""A Hand-family game to and from JSON (with ``format_version``); :mod:`.family` gives every family's
+``to_json``, ``from_json``, ``dumps``, ``loads`` and ``replay``.
 
 Cards are stored by id (the deck is rebuilt from the rule set and the number of players), melds by
-their cards and what each plays as. :func:`dumps` gives a stable text (sorted keys, compact), so
-two equal states give equal strings. :func:`replay` rebuilds a game from its seed and its actions;
-the result equals the stored state.
+their cards and what each plays as.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from typing import Any
 
-from . import handfoot_deal
 from .deal import DealState, TableMeld, Turn, deck_for
-from .errors import InvalidOptions, _
-from .game import GameState, apply, new_game
+from .game import GameState
 from .match import DealRecord
 from .melds import Meld
 from .scoring import DealScore
@@ -92,8 +87,6 @@ def deal_from_json(data: dict[str, Any], deck) -> DealState:
 
 def to_json(state: GameState) -> dict[str, Any]:
     """The whole state as JSON-able data (holds hidden cards and the seed: never send it to a browser)."""
-    if isinstance(state, handfoot_deal.FootGame):
-        return handfoot_deal.to_json(state)
     return {
         "format_version": FORMAT_VERSION,
         "variant": state.variant,
@@ -111,12 +104,8 @@ def to_json(state: GameState) -> dict[str, Any]:
 
 
 def from_json(data: dict[str, Any]) -> GameState:
-    """Rebuild a state stored by :func:`to_json`; refuses an unknown ``format_version``."""
-    version = data.get("format_version") if isinstance(data, dict) else None
-    if version != FORMAT_VERSION:
-        raise InvalidOptions(_("This game was saved in a format this version cannot read."))
-    if data.get("family") == "hand-and-foot":
-        return handfoot_deal.from_json(data)
+    """Rebuild a state stored by :func:`to_json` (:func:`.family.from_json` has checked its
+    ``format_version``)."""
     deck = deck_for(data["variant"], data["players"])
     return GameState(
         variant=data["variant"],
@@ -131,27 +120,3 @@ def from_json(data: dict[str, Any]) -> GameState:
         winners=list(data["winners"]),
         last_deal=data["last_deal"],
     )
-
-
-def dumps(state: GameState) -> str:
-    """Stable JSON text of the state (sorted keys, no spaces)."""
-    return json.dumps(to_json(state), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def loads(text: str) -> GameState:
-    """The state stored as text by :func:`dumps`; refuses an unknown ``format_version`` (InvalidOptions)."""
-    return from_json(json.loads(text))
-
-
-def replay(
-    variant: str,
-    options: dict | None,
-    players: int,
-    seed: int,
-    actions: Iterable[tuple[int | None, dict] | list],
-) -> GameState:
-    """Start the game again from its seed and apply the logged ``(seat, action)`` pairs in order."""
-    state = new_game(variant, players, options, seed)
-    for seat, action in actions:
-        apply(state, seat, action)
-    return state

@@ -4,7 +4,8 @@ hand is worth, and the value of an opening laid down at the table.
 A score sheet lets a player tap the cards still in their hand instead of adding them up. These
 functions read card notation (``"KS 7H JK"``), check that the decks hold that many of each card
 (with two decks a card can be held twice), and count with the rule set's own values — the same
-``penalty_value`` / ``handfoot_held_cost`` the deal scoring uses, so the picker and the score never
+``penalty_value`` / ``handfoot_held_cost`` the deal scoring uses (each family's ``table_*``
+functions, found by :func:`.family.family_of`), so the picker and the score never
 disagree. Pure Python, no Django.
 """
 
@@ -14,12 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import ACE, JOKER, SUITS, Card, parse_cards
-from .errors import DomainError, InvalidCards, _
-from .handfoot import handfoot_card_points, handfoot_held_cost, handfoot_opening_value
-from .melds import MeldRules, Wilds, make_meld, meld_value
-from .scoring import InvalidFacts, deal_wilds, penalty_value
-from .variants import HandAndFootVariant, face_limits, opening_minimum, resolve_variant
+from .cards import JOKER, SUITS, Card, parse_cards
+from .errors import InvalidCards, _
+from .family import family_of
+from .scoring import InvalidFacts
+from .variants import face_limits, resolve_variant
 
 PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """The rank buttons of the picker, in the order players sort their hands."""
@@ -86,35 +86,22 @@ def held_value(variant, players: int, text, indicator: str | None = None) -> Pic
     """
     variant = resolve_variant(variant)
     cards = read_cards(text, variant, players)
-    if isinstance(variant, HandAndFootVariant):
-        return PickedValue(cards, tuple(handfoot_held_cost((card,), variant) for card in cards))
-    indicator_card = read_indicator(variant, indicator)
-    if variant.indicator and indicator_card is None and any(c.rank in (ACE, JOKER) for c in cards):
-        raise InvalidFacts(
-            _("Say which card was the wild-card indicator: it decides what jokers and aces are worth.")
-        )
-    wilds = deal_wilds(variant, indicator_card)
-    return PickedValue(cards, tuple(penalty_value(card, variant, wilds) for card in cards))
+    costs = family_of(variant.slug).held_costs(variant, cards, read_indicator(variant, indicator))
+    return PickedValue(cards, costs)
 
 
 def melded_value(variant, players: int, text) -> PickedValue:
     """Hand and Foot: the card points of melded cards (a 3 is refused: it is never melded)."""
     variant = resolve_variant(variant)
-    if not isinstance(variant, HandAndFootVariant):
-        raise InvalidFacts(_("Melded card points are counted in Hand and Foot only."))
     cards = read_cards(text, variant, players)
-    try:
-        handfoot_card_points(cards, variant)
-    except DomainError as error:
-        raise InvalidFacts(error.template, **error.params) from None
-    return PickedValue(cards, tuple(variant.card_value(card.rank) for card in cards))
+    return PickedValue(cards, family_of(variant.slug).melded_points(variant, cards))
 
 
 def read_indicator(variant, text: str | None) -> Card | None:
     """The jordanian/egyptian wild-card indicator from notation; ``None`` when not given or when the
     rule set has none. A joker is never the indicator."""
     variant = resolve_variant(variant)
-    if not text or not str(text).strip() or not getattr(variant, "indicator", False):
+    if not text or not str(text).strip() or not variant.indicator:
         return None
     (card,) = parse_cards(str(text).strip()) or (None,)
     if card is None:
@@ -135,13 +122,6 @@ class OpeningCheck:
     @property
     def enough(self) -> bool:
         return self.total >= self.minimum
-
-
-def _parse_wild_as(cards: Sequence[Card], wild_as: str | None, wilds) -> dict[int, str]:
-    if not wild_as:
-        return {}
-    wild_cards = [card for card in cards if wilds.is_wild(card)]
-    return {card.id: wild_as.strip().upper() for card in wild_cards[:1]}
 
 
 def opening_check(
@@ -167,25 +147,9 @@ def opening_check(
     groups = [parse_cards(text.replace(",", " ")) for text in melds if text and text.strip()]
     if not groups:
         raise InvalidCards(_("Give the cards of at least one meld."))
-    if isinstance(variant, HandAndFootVariant):
-        values = tuple(handfoot_opening_value([group], variant) for group in groups)
-        return OpeningCheck(values, sum(values), opening_minimum(variant, deal_index))
-    # Give every card its own id so two identical cards of two decks stay distinct.
-    next_id = 0
-    numbered = []
-    for group in groups:
-        numbered.append([Card(next_id + i, card.rank, card.suit) for i, card in enumerate(group)])
-        next_id += len(group)
-    wilds = Wilds(read_indicator(variant, indicator))
-    rules = MeldRules.for_variant(variant, options)
-    pins = list(wild_as) + [None] * (len(numbered) - len(wild_as))
-    values = tuple(
-        meld_value(make_meld(group, wilds, rules, _parse_wild_as(group, pin, wilds)), rules)
-        for group, pin in zip(numbered, pins, strict=False)
+    values, minimum = family_of(variant.slug).opening(
+        variant, options, groups, read_indicator(variant, indicator), wild_as, last_opening, deal_index
     )
-    minimum = variant.opening_minimum
-    if variant.opening == "escalating" and last_opening is not None:
-        minimum = max(minimum, last_opening + 1)
     return OpeningCheck(values, sum(values), minimum)
 
 

@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from .cards import ACE, JOKER, Card, format_cards
 from .errors import DomainError, InvalidOptions, _
-from .melds import Wilds
+from .melds import MeldRules, Wilds, make_meld, meld_value
 from .variants import HandVariant, check_players, face_limits, resolve_variant
 from .variants import sides as seat_sides
 
@@ -541,6 +541,66 @@ def score_hand_deal(variant, options: dict | None, facts: HandDealFacts) -> Deal
     return DealScore(tuple(side_scores), void=False, seat_figures=tuple(figures))
 
 
+# --- Counting at the table (the score sheets' card picker) -------------------------------------
+
+
+def table_held_costs(variant, cards: Sequence[Card], indicator: Card | None) -> tuple[int, ...]:
+    """What each card left in hand costs (``penalty_value``). In jordanian/egyptian the indicator
+    decides whether jokers or the indicator suit's aces are wild: without it a joker or an ace cannot be
+    valued, so it is refused."""
+    variant = _variant(variant)
+    if variant.indicator and indicator is None and any(c.rank in (ACE, JOKER) for c in cards):
+        raise InvalidFacts(
+            _("Say which card was the wild-card indicator: it decides what jokers and aces are worth.")
+        )
+    wilds = deal_wilds(variant, indicator)
+    return tuple(penalty_value(card, variant, wilds) for card in cards)
+
+
+def table_melded_points(variant, cards: Sequence[Card]) -> tuple[int, ...]:
+    """Melded card points are no part of a Hand-family score: refused."""
+    raise InvalidFacts(_("Melded card points are counted in Hand and Foot only."))
+
+
+def table_opening(
+    variant,
+    options: dict,
+    groups: Sequence[Sequence[Card]],
+    indicator: Card | None,
+    wild_as: Sequence[str | None],
+    last_opening: int | None,
+    deal_index: int,
+) -> tuple[tuple[int, ...], int]:
+    """Each meld's value of an opening counted at the table, and the minimum now: 51, saudi the most
+    recent opening of the deal + 1 (``last_opening``) when that is higher. ``wild_as`` names, per meld,
+    the card its wild card stands for where that is ambiguous (``"JS"``)."""
+    variant = _variant(variant)
+    # Every card gets its own id, so two identical cards of two decks stay distinct.
+    next_id = 0
+    numbered = []
+    for group in groups:
+        numbered.append([Card(next_id + i, card.rank, card.suit) for i, card in enumerate(group)])
+        next_id += len(group)
+    wilds = Wilds(indicator)
+    rules = MeldRules.for_variant(variant, options)
+    pins = list(wild_as) + [None] * (len(numbered) - len(wild_as))
+    values = tuple(
+        meld_value(make_meld(group, wilds, rules, _pinned_wild(group, pin, wilds)), rules)
+        for group, pin in zip(numbered, pins, strict=False)
+    )
+    minimum = variant.opening_minimum
+    if variant.opening == "escalating" and last_opening is not None:
+        minimum = max(minimum, last_opening + 1)
+    return values, minimum
+
+
+def _pinned_wild(cards: Sequence[Card], wild_as: str | None, wilds) -> dict[int, str]:
+    if not wild_as:
+        return {}
+    wild_cards = [card for card in cards if wilds.is_wild(card)]
+    return {card.id: wild_as.strip().upper() for card in wild_cards[:1]}
+
+
 __all__ = [
     "FINISHES",
     "HAND_NAMES",
@@ -557,5 +617,8 @@ __all__ = [
     "max_held_value",
     "penalty_value",
     "score_hand_deal",
+    "table_held_costs",
+    "table_melded_points",
+    "table_opening",
     "winner_from_flags",
 ]

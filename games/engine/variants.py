@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from .errors import InvalidOptions, _
 
@@ -28,6 +28,9 @@ class Option:
 
 
 # --- The Hand family -------------------------------------------------------------------------
+
+TIE_BREAK_BY_RULE = frozenset({"jordanian", "egyptian"})
+"""Rule sets that always play tie-break deals (000); the others follow the ``tie_break`` option."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +58,35 @@ class HandVariant:
     announcement_min_turns: int = 0  # kuwaiti: 8 turns each before announcing
     options: tuple[Option, ...] = ()
     family: Literal["hand"] = "hand"
+    lower_is_better: ClassVar[bool] = True  # the lowest total wins
 
     def decks_for(self, players: int) -> int:
         """Number of 52-card decks (jokers are always 2): kuwaiti uses one deck for 2-3 players."""
         if self.slug == "kuwaiti" and players <= 3:
             return 1
         return 2
+
+    def jokers_for(self, players: int) -> int:
+        """Jokers in the game's cards: always 2."""
+        return 2
+
+    def teams_in(self, options: dict) -> bool:
+        """Whether a game with these options is played in partnerships (the ``teams`` option)."""
+        return bool(options.get("teams"))
+
+    def deals_in(self, options: dict) -> int:
+        """Scoring deals in a game with these options, before tie-breaks (kuwaiti: the ``deals`` option)."""
+        return options.get("deals", self.scoring_deals)
+
+    def tie_break_in(self, options: dict) -> bool:
+        """Whether a tie for the lowest total is broken by extra deals: always in jordanian and egyptian,
+        per the ``tie_break`` option (default on) in the others."""
+        return self.slug in TIE_BREAK_BY_RULE or bool(options.get("tie_break", True))
+
+    def deal_opening_minimum(self, deal_number: int) -> int | None:
+        """The opening minimum fixed for deal ``deal_number``: none (a Hand opening's minimum depends on
+        the play of the deal, see ``actions.opening_minimum_now``)."""
+        return None
 
     def option(self, name: str) -> Option:
         return next(o for o in self.options if o.name == name)
@@ -299,6 +325,9 @@ class HandAndFootVariant:
     table_bonus_22: int = 0  # 004's table-only bonus for picking up exactly 22 cards
     options: tuple[Option, ...] = ()
     family: Literal["hand-and-foot"] = "hand-and-foot"
+    lower_is_better: ClassVar[bool] = False  # the highest total wins
+    next_dealer: ClassVar[str] = "rotate"
+    indicator: ClassVar[bool] = False  # no wild-card indicator: 2s and jokers are wild
 
     def decks_for(self, players: int) -> int:
         """Number of 54-card decks (52 + 2 jokers each)."""
@@ -315,6 +344,27 @@ class HandAndFootVariant:
     def card_value(self, rank: int) -> int:
         """Points of a card of this rank when melded (3s are never melded: 0)."""
         return self.card_points.get(rank, 0)
+
+    def jokers_for(self, players: int) -> int:
+        """Jokers in the game's cards: two per 54-card deck."""
+        return 2 * self.decks_for(players)
+
+    def teams_in(self, options: dict) -> bool:
+        """Whether the game is played in partnerships: fixed by the rule set."""
+        return self.teams
+
+    def deals_in(self, options: dict) -> int:
+        """Scoring deals: one per opening minimum, and the optional fourth deal."""
+        return len(self.opening_minimums) + (1 if options.get("fourth_deal") else 0)
+
+    def tie_break_in(self, options: dict) -> bool:
+        """Never: a tie for the highest total is a shared win."""
+        return False
+
+    def deal_opening_minimum(self, deal_number: int) -> int:
+        """The opening minimum of deal ``deal_number`` (0-based); 150 for an optional 4th."""
+        minimums = self.opening_minimums
+        return minimums[deal_number] if deal_number < len(minimums) else 150
 
 
 def _points(table: dict[str, int]) -> MappingProxyType:
@@ -396,7 +446,7 @@ def face_limits(variant, players: int) -> dict[str, int]:
     variant = resolve_variant(variant)
     decks = variant.decks_for(players)
     limits = {rank + suit: decks for suit in SUITS for rank in RANK_NAMES[1:]}
-    limits["JK"] = 2 * decks if isinstance(variant, HandAndFootVariant) else 2
+    limits["JK"] = variant.jokers_for(players)
     return limits
 
 
@@ -460,20 +510,18 @@ def sides(players: int, teams: bool) -> tuple[tuple[int, ...], ...]:
 
 def scoring_deals(variant: HandVariant | HandAndFootVariant, options: dict) -> int:
     """How many scoring deals a game of this rule set and options has (before tie-breaks)."""
-    if isinstance(variant, HandAndFootVariant):
-        return len(variant.opening_minimums) + (1 if options.get("fourth_deal") else 0)
-    return options.get("deals", variant.scoring_deals)
+    return variant.deals_in(options)
 
 
 def opening_minimum(variant: HandAndFootVariant, deal_number: int) -> int:
     """Hand and Foot: the opening minimum of deal ``deal_number`` (0-based); 150 for an optional 4th."""
-    minimums = variant.opening_minimums
-    return minimums[deal_number] if deal_number < len(minimums) else 150
+    return variant.deal_opening_minimum(deal_number)
 
 
 __all__ = [
     "HAND_AND_FOOT_VARIANTS",
     "HAND_VARIANTS",
+    "TIE_BREAK_BY_RULE",
     "VARIANTS",
     "HandAndFootVariant",
     "HandVariant",

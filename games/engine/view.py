@@ -40,12 +40,7 @@ def visible_events(events: list[Event], seat: int | None, *, reveal: bool = Fals
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The JSON-able picture of the game for ``seat`` (``None``: a spectator). Hand and Foot games
-    have their own picture (:func:`.handfoot_play.view`)."""
-    if getattr(state, "family", "hand") == "hand-and-foot":
-        from .handfoot_play import view as handfoot_view
-
-        return handfoot_view(state, seat)
+    """The JSON-able picture of a Hand-family game for ``seat`` (``None``: a spectator)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
         raise ValueError(f"no seat {seat!r} in a game of {state.players}")
     deal = state.deal

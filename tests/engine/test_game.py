@@ -36,7 +36,7 @@ def test_options_are_validated_when_the_game_starts():
         new_game("classic", 3, {"teams": True})
     with pytest.raises(DomainError, match="2 to 4 players"):
         new_game("jordanian", 5)
-    with pytest.raises(DomainError, match="no Hand rule set"):
+    with pytest.raises(DomainError, match="no rule set called"):
         new_game("bridge", 4)
     with pytest.raises(DomainError, match="4 to 4 players"):
         new_game("hand-and-foot-teams", 3)
