@@ -12,7 +12,9 @@ not see).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext_noop
 
@@ -144,10 +146,9 @@ def _top(state: engine.GameState):
     return state.deal.discard[-1]
 
 
-def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: list[dict]) -> dict:
-    """The engine action for a (non-staging) request; the engine then checks everything."""
-    if is_foot(state):
-        return foot_action(state, seat, request)
+def hand_action(state: engine.GameState, seat: int, request: MoveRequest, staged: list[dict]) -> dict:
+    """A Hand-family press as the engine action (the melds from the selection, the staged melds laid
+    down, a named wild card...)."""
     act = request.act
     if act in ("draw", "declare_hand", "redeal"):
         return {"type": act}
@@ -190,11 +191,6 @@ def to_action(state: engine.GameState, seat: int, request: MoveRequest, staged: 
     raise engine.IllegalAction(gettext_noop("That is not a move."))
 
 
-def is_foot(state) -> bool:
-    """A Hand and Foot game (its own moves: no staging, no wild cards to name)."""
-    return getattr(state, "family", "hand") == "hand-and-foot"
-
-
 def group_by_rank(cards) -> list[list]:
     """Hand and Foot: selected cards as melds of one rank each. Natural cards are grouped by rank; a
     wild card goes first to a group of two naturals (which needs one to be a meld), then to the
@@ -221,10 +217,11 @@ def group_by_rank(cards) -> list[list]:
     return melds
 
 
-def foot_action(state, seat: int, request: MoveRequest) -> dict:
+def foot_action(state, seat: int, request: MoveRequest, staged: list[dict] = ()) -> dict:
     """A Hand and Foot press as the engine action: draw, take the pile (the selected cards of the top
     card's rank go with it; the others, 002 before opening, are the rest of the opening), meld (the
-    selected cards grouped by rank, in one action), lay off, discard, end the turn, or an offer."""
+    selected cards grouped by rank, in one action), lay off, discard, end the turn, or an offer.
+    Nothing is staged in Hand and Foot (``staged`` is unused)."""
     act = request.act
     hand = {card.id: card for card in state.deal.hands[seat]}
     if act in ("draw", "end_turn"):
@@ -345,11 +342,9 @@ def _read_one(
     )
 
 
-def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[StagedMeld]:
+def hand_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[StagedMeld]:
     """The staged melds that still hold in this state (a card discarded since, a discard staged before
-    drawing...: that meld is dropped, the others stay). Hand and Foot stages nothing."""
-    if is_foot(state):
-        return []
+    drawing...: that meld is dropped, the others stay)."""
     result: list[StagedMeld] = []
     taken: set[int] = set()
     for spec in specs:
@@ -362,12 +357,10 @@ def read_staged(state: engine.GameState, seat: int, specs: list[dict]) -> list[S
     return result
 
 
-def stage(state: engine.GameState, seat: int, staged: list[dict], request: MoveRequest) -> list[dict]:
+def hand_stage(state: engine.GameState, seat: int, staged: list[dict], request: MoveRequest) -> list[dict]:
     """The staged melds after ``request`` (stage / stage_take / unstage). Raises DomainError (an
     AmbiguousWild when a wild card must be named)."""
-    if is_foot(state):
-        raise engine.IllegalAction(gettext_noop("That is not a move."))
-    current = read_staged(state, seat, staged)
+    current = hand_staged(state, seat, staged)
     specs = [meld.spec for meld in current]
     if request.act == "unstage":
         if request.option is not None and request.option < len(specs):
@@ -394,18 +387,11 @@ def wild_choices(state: engine.GameState, error: engine.AmbiguousWild) -> list[t
     return choices
 
 
-def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveRequest]:
-    """The presses of the page's buttons that make the engine ``action`` (the inverse of
-    :func:`to_action`; staging first where the action lays down several melds). For tests, benches
-    and bots driving the views."""
+def _common_requests(state, seat: int, action: dict) -> list[MoveRequest] | None:
+    """The presses that make ``action`` the same way in both families, or None."""
     kind = action["type"]
     if kind in ("draw", "declare_hand", "redeal", "end_turn"):
         return [MoveRequest(act=kind)]
-    if is_foot(state) and kind == "meld":
-        return [MoveRequest(act="meld", cards=tuple(i for spec in action["melds"] for i in spec))]
-    if is_foot(state) and kind == "take_pile" and action not in offers(engine.legal_actions(state, seat)):
-        extra = tuple(i for spec in action.get("melds") or [] for i in spec)
-        return [MoveRequest(act="take", cards=(*action["cards"], *extra))]
     if kind == "discard":
         return [MoveRequest(act="discard", cards=(action["card"],))]
     if kind in ("lay_off", "exchange"):
@@ -414,6 +400,15 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
     offered = offers(engine.legal_actions(state, seat))
     if action in offered:
         return [MoveRequest(act="offer", option=offered.index(action))]
+    return None
+
+
+def hand_requests(state: engine.GameState, seat: int, action: dict) -> list[MoveRequest]:
+    """The presses that make a Hand-family ``action`` (staging first where it lays down several melds)."""
+    common = _common_requests(state, seat, action)
+    if common is not None:
+        return common
+    kind = action["type"]
     if kind == "take_discard" and action.get("declare_hand"):
         return [MoveRequest(act="take_declare")]
     if kind == "take_discard" and action.get("lay_off") and not action.get("melds"):
@@ -432,6 +427,20 @@ def requests_for(state: engine.GameState, seat: int, action: dict) -> list[MoveR
             else:
                 presses.append(MoveRequest(act="stage", cards=spec.cards, wild_as=spec.wild_as))
         return [*presses, MoveRequest(act="lay_down")]
+    raise ValueError(f"no button makes {action!r}")
+
+
+def foot_requests(state, seat: int, action: dict) -> list[MoveRequest]:
+    """The presses that make a Hand and Foot ``action``: its melds are one press of their cards."""
+    kind = action["type"]
+    if kind == "meld":
+        return [MoveRequest(act="meld", cards=tuple(i for spec in action["melds"] for i in spec))]
+    if kind == "take_pile" and action not in offers(engine.legal_actions(state, seat)):
+        extra = tuple(i for spec in action.get("melds") or [] for i in spec)
+        return [MoveRequest(act="take", cards=(*action["cards"], *extra))]
+    common = _common_requests(state, seat, action)
+    if common is not None:
+        return common
     raise ValueError(f"no button makes {action!r}")
 
 
@@ -528,10 +537,11 @@ TRIED = {
 """What the player tried, in words, to name the cards in a refusal ("7♣ 8♣ onto meld 3: ...")."""
 
 
-def tried(state: engine.GameState, seat: int, request: MoveRequest) -> tuple[str, dict] | None:
-    """(template, params) of what ``request`` tried, naming its cards, or None (a move that names no
-    cards, or a card the player does not hold: a refusal never names a card the player may not see)."""
-    if is_foot(state) or request.act not in {key.split("+")[0] for key in TRIED}:
+def hand_tried(state: engine.GameState, seat: int, request: MoveRequest) -> tuple[str, dict] | None:
+    """(template, params) of what a Hand-family ``request`` tried, naming its cards, or None (a move
+    that names no cards, or a card the player does not hold: a refusal never names a card the player
+    may not see)."""
+    if request.act not in {key.split("+")[0] for key in TRIED}:
         return None
     hand = {card.id: card for card in state.deal.hands[seat]}
     if any(card_id not in hand for card_id in request.cards):
@@ -550,3 +560,81 @@ def tried(state: engine.GameState, seat: int, request: MoveRequest) -> tuple[str
     if "{meld}" in TRIED[key] and request.meld is None:
         return None
     return TRIED[key], params
+
+
+# --- Each family's presses ---------------------------------------------------------------------
+
+
+def _nothing_staged(state, seat: int, specs: list[dict]) -> list[StagedMeld]:
+    return []
+
+
+def _no_staging(state, seat: int, staged: list[dict], request: MoveRequest) -> list[dict]:
+    raise engine.IllegalAction(gettext_noop("That is not a move."))
+
+
+def _names_nothing(state, seat: int, request: MoveRequest) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class FamilyMoves:
+    """How the play page's presses work in one family of rule sets: the engine action of a press
+    (``to_action``), the melds put aside (``read_staged``, ``stage``), the presses that make an action
+    (``requests_for``) and what a refused press tried, in words (``tried``). Hand and Foot stages
+    nothing and names no card in a refusal."""
+
+    name: str
+    to_action: Callable[[Any, int, MoveRequest, list[dict]], dict]
+    read_staged: Callable[[Any, int, list[dict]], list[StagedMeld]]
+    stage: Callable[[Any, int, list[dict], MoveRequest], list[dict]]
+    requests_for: Callable[[Any, int, dict], list[MoveRequest]]
+    tried: Callable[[Any, int, MoveRequest], tuple[str, dict] | None]
+
+
+FAMILY_MOVES = {
+    moves.name: moves
+    for moves in (
+        FamilyMoves("hand", hand_action, hand_staged, hand_stage, hand_requests, hand_tried),
+        FamilyMoves(
+            "hand-and-foot", foot_action, _nothing_staged, _no_staging, foot_requests, _names_nothing
+        ),
+    )
+}
+
+
+def moves_of(state) -> FamilyMoves:
+    """The presses of the game's family (found from its rule set)."""
+    return FAMILY_MOVES[engine.family_of(state.variant).name]
+
+
+def to_action(state, seat: int, request: MoveRequest, staged: list[dict]) -> dict:
+    """The engine action for a (non-staging) request; the engine then checks everything."""
+    return moves_of(state).to_action(state, seat, request, staged)
+
+
+def read_staged(state, seat: int, specs: list[dict]) -> list[StagedMeld]:
+    """The staged melds that still hold in this state (none in Hand and Foot)."""
+    return moves_of(state).read_staged(state, seat, specs)
+
+
+def stage(state, seat: int, staged: list[dict], request: MoveRequest) -> list[dict]:
+    """The staged melds after ``request`` (stage / stage_take / unstage); a DomainError when refused
+    (an AmbiguousWild when a wild card must be named)."""
+    return moves_of(state).stage(state, seat, staged, request)
+
+
+def requests_for(state, seat: int, action: dict) -> list[MoveRequest]:
+    """The presses of the page's buttons that make the engine ``action`` (the inverse of
+    :func:`to_action`). For tests, benches and bots driving the views."""
+    return moves_of(state).requests_for(state, seat, action)
+
+
+def tried(state, seat: int, request: MoveRequest) -> tuple[str, dict] | None:
+    """(template, params) of what ``request`` tried, naming its cards, or None."""
+    return moves_of(state).tried(state, seat, request)
+
+
+def is_foot(state) -> bool:
+    """A Hand and Foot game (its own moves: no staging, no wild cards to name)."""
+    return moves_of(state).name == "hand-and-foot"
