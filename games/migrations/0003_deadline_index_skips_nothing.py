@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0002_turn_notifications"),
-        ("handsite", "0003_user_pending_invitation"),
+        ("handsite", "0001_squashed_0007_user_language"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

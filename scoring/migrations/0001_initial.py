@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("handsite", "0001_initial"),
+        ("handsite", "0001_squashed_0007_user_language"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

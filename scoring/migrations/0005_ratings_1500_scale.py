@@ -248,7 +248,7 @@ def rate_existing_games(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("handsite", "0003_user_pending_invitation"),
+        ("handsite", "0001_squashed_0007_user_language"),
         ("scoring", "0004_drop_cached_sheet_totals"),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("handsite", "0007_user_language"),
+        ("handsite", "0001_squashed_0007_user_language"),
         ("scoring", "0005_ratings_1500_scale"),
     ]
 
