@@ -31,7 +31,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from handsite import bulk, fastjson, notifications, signals
+from handsite import bulk, notifications, signals
 from handsite.backends import auth_cache, user_key
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
@@ -579,7 +579,7 @@ class _NotificationInsert:
             if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
                 raise TypeError(f"{f}: pre_save would set it (write it through the ORM)")
             if f.attname in self.NAMED:
-                self.columns.append((f.attname, fastjson.saver(f, db), True, None))
+                self.columns.append((f.attname, f.get_db_prep_save, True, None))
             elif f.has_default() and callable(f.default):
                 raise TypeError(f"{f}: a default made at each save (name it in NAMED)")
             else:
@@ -645,11 +645,7 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
             now=now,
             db=db,
         )
-    # A kept size's INSERT on PostgreSQL: bound on the server and so prepared on a kept connection (the
-    # site's backend, handsite/postgresql/base.py), as a move's other statements; a scan's larger batch
-    # is bound on the client, as Django's cursors do (each size would be another prepared statement).
-    prepared = getattr(db, "prepared_cursor", None) if len(rows) <= INSERT_ROWS_BUILT else None
-    with prepared() if prepared is not None else db.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(insert.sql(len(rows)), params)
         found = cursor.fetchall()
     ids = [row_id for row_id, _state, _kind in found]

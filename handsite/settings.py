@@ -137,13 +137,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"handsite-test-{os.getpid()}.sqlite3"),
     }
 else:
-    # PostgreSQL: the health check of a kept connection costs no round trip (handsite/postgresql/base.py).
-    DATABASES["default"]["ENGINE"] = "handsite.postgresql"
-    # The few statements of a move that go through its prepared_cursor() are prepared on a kept
-    # connection once they ran 5 times (psycopg's prepare_threshold; Django's default, None, prepares
-    # nothing). DB_PREPARED_STATEMENTS=0 behind a pooler that cannot keep them (README "Running at scale").
+    # Prepared statements: parameters bound on the server (Django's server_side_binding), and psycopg
+    # prepares a statement on a kept connection once it ran prepare_threshold times, so PostgreSQL plans
+    # it once per connection. DB_PREPARED_STATEMENTS=0 behind a pooler that cannot keep them (README
+    # "Running at scale").
     DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
     DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["server_side_binding"] = DB_PREPARED_STATEMENTS
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5 if DB_PREPARED_STATEMENTS else None
     # PostgreSQL: one test database per test process too (xdist appends "_gw0", ...), so two test
     # sessions at once never drop each other's "test_handsite_gw0".
