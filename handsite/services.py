@@ -32,7 +32,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from handsite import bulk, notifications, signals
-from handsite.backends import auth_cache, user_key
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import (
@@ -109,25 +108,6 @@ def set_language(user, code: str) -> None:
     if code and user.language != code:
         user.language = code
         user._meta.model.objects.filter(pk=user.pk).update(language=code)
-        forget_user(user.pk)  # update() sends no post_save: the cached copy of the user goes by hand
-
-
-def forget_user(user_id, *, using: str = "default") -> None:
-    """Drop the cached copy of the user ``user_id`` (handsite/backends.py; with Redis only): now, and
-    again once the transaction commits (a request between the two reads the row as it was before the
-    change, and must not keep it)."""
-    cache = auth_cache()
-    if cache is None or user_id is None:
-        return
-    key = user_key(user_id)
-    cache.delete(key)
-    if connections[using].in_atomic_block:
-        transaction.on_commit(lambda: auth_cache() and auth_cache().delete(key), using=using)
-
-
-def user_changed(sender, instance, using="default", **kwargs):
-    """post_save and post_delete of the user model (connected in apps.py)."""
-    forget_user(instance.pk, using=using)
 
 
 # --- Groups ---------------------------------------------------------------------------------

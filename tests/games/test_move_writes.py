@@ -312,3 +312,52 @@ def test_a_game_id_past_bigint_finds_no_game(client, duel, member):
             services.play(game_id=game_id, user=member, version=0, action={"type": "draw"})
         url = reverse("games:move", args=[duel.group.slug, game_id])
         assert client.post(url, {"act": "draw", "version": 0}, HTTP_HX_REQUEST="true").status_code == 404
+
+
+# --- The lock query and its ORM equivalent ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("with_user", [True, False], ids=["membership checked", "no membership check"])
+@pytest.mark.parametrize("with_slug", [True, False], ids=["group slug", "no group slug"])
+def test_the_lock_query_gives_what_its_orm_equivalent_gives(
+    owner, member, admin, outsider, start_game, with_user, with_slug
+):
+    from tests.games.test_services import instance_picture
+
+    game = start_game([owner, member, services.BOT, admin], seed=4)
+    services.decline_seat(game_id=game.pk, user=admin)  # an empty seat: no player
+    cases = [(owner.pk, game.group.slug), (outsider.pk, game.group.slug), (owner.pk, "another-group")]
+    for user_id, slug in cases:
+        kwargs = {"user_id": user_id if with_user else None, "group_slug": slug if with_slug else None}
+        with transaction.atomic():
+            by_hand = movesql.locked_seats(game.pk, **kwargs)
+            by_orm = movesql.locked_seats_orm(game.pk, **kwargs)
+        assert [instance_picture(seat) for seat in by_hand] == [instance_picture(seat) for seat in by_orm]
+        assert len({id(seat.game) for seat in by_hand}) <= 1  # one Game shared by the seats
+    with transaction.atomic():
+        assert movesql.locked_seats(10**12, user_id=None, group_slug=None) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_query_needs_a_transaction_as_select_for_update_does(duel):
+    with pytest.raises(transaction.TransactionManagementError):
+        movesql.locked_seats(duel.pk, user_id=None, group_slug=None)
+
+
+def test_the_orm_equivalent_of_the_writes_stores_what_the_one_statement_stores(owner, member, start_game):
+    """write_moves_and_game_orm is the reference: on SQLite it is what a move runs."""
+    game = start_game([owner, member], seed=1234)
+    services.accept_seat(game_id=game.pk, user=member)
+    (result,) = _play(game, 1)
+    written_game, stored = _stored(game.pk), _stored_moves(game.pk)
+    rows = result.moves
+    written_rows = [stored[row.seq][1:] for row in rows]
+    Move.objects.filter(pk__in=[row.pk for row in rows]).delete()
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    again = [Move(**{f.attname: getattr(row, f.attname) for f in fields}) for row in rows]
+    with transaction.atomic():
+        movesql.write_moves_and_game_orm(again, result.game, services.SAVED_FIELDS)
+    assert _stored(game.pk) == written_game
+    stored = _stored_moves(game.pk)
+    assert [stored[row.seq][1:] for row in again] == written_rows
+    assert all(row.pk is not None for row in again)
