@@ -310,3 +310,17 @@ def test_sites_sharing_a_redis_database_never_read_each_others_sessions(tmp_path
         assert result.returncode == 0, result.stderr
         prefixes.add(result.stdout.strip())
     assert len(prefixes) == 2
+
+
+def test_the_refused_log_out_is_told_in_arabic_to_an_arabic_reader(on_redis, member):
+    member.language = "ar"
+    member.save()
+    client = logged_in(member)
+    on_redis.process.send_signal(signal.SIGSTOP)
+    try:
+        response = client.post(reverse("account_logout"))
+    finally:
+        on_redis.process.send_signal(signal.SIGCONT)
+    assert response.status_code == 503
+    assert "فما زلت مسجّل الدخول" in response.text
+    assert 'lang="ar"' in response.text
