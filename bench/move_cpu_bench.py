@@ -10,10 +10,8 @@ PostgreSQL must run on this machine, else that figure is left out). Production s
 no query log) and a kept connection (``DB_CONN_MAX_AGE``, the site's default). Uses its own throwaway
 PostgreSQL database (dropped at the end).
 
-With ``REDIS_URL`` set (a database number of your own) the site's cache, sessions and users are on
-Redis, as under gunicorn; the bench then waits out the ten seconds after log-in during which a user is
-read from the database (handsite/cache.py TOMBSTONE_SECONDS: logging in saves ``last_login``), so it
-measures moves as players make them, long after logging in.
+With ``REDIS_URL`` set (a database number of your own) the site's cache and sessions are on Redis, as
+under gunicorn.
 
     REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python bench/move_cpu_bench.py [moves]
 """
@@ -66,18 +64,13 @@ def main() -> None:
 
 
 def describe_caches() -> None:
-    """Prints where the cache, the sessions and the users live; with Redis, waits out the log-in's
-    tombstone of the user's cached copy."""
+    """Prints where the cache and the sessions live."""
     from django.conf import settings
-
-    from handsite import cache
 
     caches = ", ".join(
         f"{alias}: {config['BACKEND'].rsplit('.', 1)[1]}" for alias, config in settings.CACHES.items()
     )
     print(f"caches: {caches}; sessions: {settings.SESSION_ENGINE}")
-    if "auth" in settings.CACHES:
-        time.sleep(cache.TOMBSTONE_SECONDS + 0.5)
 
 
 def _backend_cpu(pid: int | None) -> float:

@@ -35,17 +35,13 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
-from django.db.models import F, JSONField, Model, Q, signals
-from django.db.models.base import ModelState
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
-from django.db.transaction import TransactionManagementError
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
-from games import engine, moves
+from games import engine, moves, movesql
 from games.chat import ChatRequest
 from games.engine.bot import worst_card
 from games.models import (
@@ -60,7 +56,7 @@ from games.models import (
     TimeoutRule,
 )
 from games.moves import is_foot
-from handsite import bulk, fastjson
+from handsite import bulk
 from handsite.models import Membership
 
 log = logging.getLogger(__name__)
@@ -123,45 +119,15 @@ def seats_of(game: Game) -> list[Seat]:
     return list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
 
 
-def _db():
-    """The default database's wrapper itself, for the code a move or a poll runs every time:
-    ``connection`` is a proxy that looks the wrapper up again (thread-locally) at every attribute."""
-    return connections[DEFAULT_DB_ALIAS]
-
-
-def _cursor(db):
-    """The cursor of the statements the site runs most, whose SQL is built once per process (a move's
-    lock query, game UPDATE and log INSERT; the poll): on PostgreSQL the site's backend's
-    ``prepared_cursor()`` (handsite/postgresql/base.py), so that a kept connection plans each of them
-    once instead of at every execution; elsewhere Django's own cursor, with the same SQL."""
-    prepared = getattr(db, "prepared_cursor", None)
-    return prepared() if prepared is not None else db.cursor()
-
-
-_POLL_SQL: dict[str, str] = {}
-
-
 def poll_revision(game_id: int, group_slug: str, user_id: int) -> int | None:
     """The game's revision if ``user_id`` is a member of its group ``group_slug``, else None: the play
-    page's poll, ONE query whose text is built once per process (the ORM built it on every poll), and
-    prepared on a kept PostgreSQL connection (:func:`_cursor`: planning the three-table join was four
-    fifths of the poll's server CPU)."""
-    sql = _POLL_SQL.get(connection.vendor)
-    if sql is None:
-        from handsite.models import PlayerGroup
-
-        qn = connection.ops.quote_name
-        game, group, member = (qn(m._meta.db_table) for m in (Game, PlayerGroup, Membership))
-        sql = _POLL_SQL[connection.vendor] = (
-            f"SELECT g.{qn('revision')} FROM {game} g"
-            f" INNER JOIN {group} p ON g.{qn('group_id')} = p.{qn('id')}"
-            f" INNER JOIN {member} m ON m.{qn('group_id')} = p.{qn('id')}"
-            f" WHERE g.{qn('id')} = %s AND p.{qn('slug')} = %s AND m.{qn('user_id')} = %s"
-        )
-    with _cursor(_db()) as cursor:
-        cursor.execute(sql, [game_id, group_slug, user_id])
-        row = cursor.fetchone()
-    return row[0] if row else None
+    page's poll, ONE query."""
+    if game_id > GAME_ID_MAX:  # from a URL: SQLite cannot even bind it
+        return None
+    found = Game.objects.filter(
+        pk=game_id, group__slug=group_slug, group__memberships__user_id=user_id
+    ).values_list("revision", flat=True)
+    return next(iter(found), None)
 
 
 def seat_of(seats: list[Seat], user) -> Seat | None:
@@ -171,18 +137,13 @@ def seat_of(seats: list[Seat], user) -> Seat | None:
 
 def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> tuple[Game, list[Seat]]:
     """The game row, locked until the transaction ends, and its seats with their players. With ``user``:
-    only if they are in its group. ONE query: the seats with their game (locked: ``FOR UPDATE OF`` the
-    game's table alone, so the LEFT JOIN to a bot seat's missing user is never locked), the game's group
-    and the membership check as joins. Every game has its seats from creation on.
-
-    The query's text is built once per shape (:class:`_LockQuery`), not by the ORM on every move: that
-    compilation (four models, a join path through the membership) cost a fifth of a move's CPU."""
+    only if they are in its group. ONE query (games/movesql.py). Every game has its seats from creation
+    on."""
     if user is not None and not getattr(user, "is_authenticated", False):
         raise GameNotFound
     if game_id > GAME_ID_MAX:  # from a URL: SQLite cannot even bind it (the ORM's lookups skip it too)
         raise GameNotFound
-    query = _LockQuery.of(with_user=user is not None, with_slug=group_slug is not None)
-    seats = query.fetch(game_id, user_id=getattr(user, "pk", None), group_slug=group_slug)
+    seats = movesql.locked_seats(game_id, user_id=getattr(user, "pk", None), group_slug=group_slug)
     if not seats:
         raise GameNotFound
     return seats[0].game, seats
@@ -190,159 +151,6 @@ def _locked(game_id: int, *, user=None, group_slug: str | None = None) -> tuple[
 
 GAME_ID_MAX = 2**63 - 1
 """The largest id a game can have (a BigAutoField): no larger number from a URL reaches the database."""
-
-
-_PLAIN_MODELS: set = set()
-"""The lock query's models whose instances :func:`_filled` may build (:func:`_plain`)."""
-
-
-FIRST_SEAT = 0
-"""The number of a game's first seat (create_game numbers them from 0, and none is ever removed)."""
-
-
-class _LockQuery:
-    """The lock query of :func:`_locked` for one shape (membership check or not, group slug or not):
-    ``SELECT`` seat, game, group and player columns ``... ORDER BY number FOR UPDATE OF`` the game, its
-    SQL built once per process; rows become model instances through the fields' own database
-    converters (JSON, dates), as the ORM's select_related would make them.
-
-    Only the first row's game columns are read, so the game's JSON columns (the state, 5 to 10 KB, read
-    out of its compressed TOAST and turned into text for every row it is in) come on the first seat's
-    row alone, NULL on the others: about 25 us of the server's CPU less for each other seat (issue 17).
-    Should a game's rows not start with seat :data:`FIRST_SEAT`, the query runs again with every
-    column on every row."""
-
-    _built: dict[tuple, _LockQuery] = {}
-
-    @classmethod
-    def of(cls, *, with_user: bool, with_slug: bool) -> _LockQuery:
-        key = (connection.alias, connection.vendor, with_user, with_slug)
-        if key not in cls._built:
-            cls._built[key] = cls(with_user=with_user, with_slug=with_slug)
-        return cls._built[key]
-
-    def __init__(self, *, with_user: bool, with_slug: bool) -> None:
-        from handsite.models import PlayerGroup, User
-
-        qn = connection.ops.quote_name
-        self.parts = []  # (model, its attribute names by column, [(column, converter, expression)])
-        columns, once = [], []  # once: the same columns, the game's JSON ones on the first seat's row only
-        for alias, model in (("s", Seat), ("g", Game), ("p", PlayerGroup), ("u", User)):
-            fields = model._meta.concrete_fields
-            columns += [f"{alias}.{qn(f.column)}" for f in fields]
-            once += [
-                f"CASE WHEN s.{qn('number')} = {FIRST_SEAT} THEN {alias}.{qn(f.column)} END"
-                if model is Game and isinstance(f, JSONField)
-                else f"{alias}.{qn(f.column)}"
-                for f in fields
-            ]
-            converters = []
-            for i, f in enumerate(fields):
-                col = f.get_col(alias)
-                found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-                fast = fastjson.reader(f)  # the JSON columns through orjson (handsite/fastjson.py)
-                found = [fast if fast is not None and c == f.from_db_value else c for c in found]
-                converters += [(i, converter, col) for converter in found]
-            self.parts.append((model, [f.attname for f in fields], converters))
-            if _plain(model):
-                _PLAIN_MODELS.add(model)
-        table = {model: qn(model._meta.db_table) for model in (Seat, Game, PlayerGroup, Membership, User)}
-        sql = [
-            f" FROM {table[Seat]} s",
-            f"INNER JOIN {table[Game]} g ON s.{qn('game_id')} = g.{qn('id')}",
-            f"INNER JOIN {table[PlayerGroup]} p ON g.{qn('group_id')} = p.{qn('id')}",
-        ]
-        if with_user:
-            sql.append(
-                f"INNER JOIN {table[Membership]} m ON m.{qn('group_id')} = p.{qn('id')}"
-                f" AND m.{qn('user_id')} = %(user)s"
-            )
-        sql.append(f"LEFT OUTER JOIN {table[User]} u ON s.{qn('user_id')} = u.{qn('id')}")
-        sql.append(f"WHERE s.{qn('game_id')} = %(game)s")
-        if with_slug:
-            sql.append(f"AND p.{qn('slug')} = %(slug)s")
-        sql.append(f"ORDER BY s.{qn('number')}")
-        if connection.features.has_select_for_update_of:
-            sql.append(connection.ops.for_update_sql(of=("g",)))
-        rest = " ".join(sql)
-        self.sql = f"SELECT {', '.join(once)}{rest}"
-        self.full_sql = f"SELECT {', '.join(columns)}{rest}"  # every row with all of the game's columns
-        self.number = Seat._meta.concrete_fields.index(Seat._meta.get_field("number"))
-
-    def _instance(self, db, part: int, values: list):
-        model, names, converters = self.parts[part]
-        for i, converter, expression in converters:
-            values[i] = converter(values[i], expression, db)
-        if model in _PLAIN_MODELS and not _init_heard(model):
-            return _filled(model, db.alias, names, values)
-        return model.from_db(db.alias, names, values)
-
-    def fetch(self, game_id: int, *, user_id: int | None, group_slug: str | None) -> list[Seat]:
-        db = _db()
-        if not db.in_atomic_block:  # as the ORM's select_for_update: a lock needs a transaction
-            raise TransactionManagementError("The game is locked only inside a transaction.")
-        params = {"game": game_id, "user": user_id, "slug": group_slug}
-        with _cursor(db) as cursor:
-            cursor.execute(self.sql, params)
-            rows = cursor.fetchall()
-            if rows and rows[0][self.number] != FIRST_SEAT:  # never expected (create_game numbers from 0)
-                cursor.execute(self.full_sql, params)
-                rows = cursor.fetchall()
-        if not rows:
-            return []
-        widths = [len(names) for _model, names, _converters in self.parts]
-        bounds = [sum(widths[:i]) for i in range(len(widths) + 1)]
-        first = list(rows[0])
-        game = self._instance(db, 1, first[bounds[1] : bounds[2]])
-        # The related objects are cached as the ORM's select_related caches them (its ids are the
-        # row's own: the descriptors' __set__ would only check the type and the router again).
-        game._state.fields_cache["group"] = self._instance(db, 2, first[bounds[2] : bounds[3]])
-        seats = []
-        for row in rows:
-            seat = self._instance(db, 0, list(row[: bounds[1]]))
-            cache = seat._state.fields_cache
-            cache["game"] = game  # one Game object shared by every seat
-            player = list(row[bounds[3] :])
-            cache["user"] = self._instance(db, 3, player) if player[0] is not None else None
-            seats.append(seat)
-        return seats
-
-
-def _filled(model, alias: str, names: list[str], values: list):
-    """``model.from_db(alias, names, values)`` for a model of :data:`_PLAIN_MODELS` with every column
-    read, without Model.__init__ (its field loop and its two signals were half the lock query's CPU):
-    the instance's dict gets what __init__ would give it (its state, then each column's value by its
-    attribute name, in the fields' order), and the state what from_db sets. Only while nothing
-    listens to the model's pre_init / post_init (else from_db runs: :meth:`_LockQuery._instance`)."""
-    instance = model.__new__(model)
-    state = ModelState()
-    state.adding = False
-    state.db = alias
-    attributes = instance.__dict__
-    attributes["_state"] = state
-    attributes.update(zip(names, values, strict=True))
-    return instance
-
-
-def _init_heard(model) -> bool:
-    """Whether something listens to ``model``'s pre_init or post_init (asked of the signals only when
-    something listens to either at all: a move's instances ask two attributes, not twelve lookups)."""
-    if not signals.pre_init.receivers and not signals.post_init.receivers:
-        return False
-    return signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)
-
-
-def _plain(model) -> bool:
-    """Whether Model.__init__ with every column as a positional argument only stores each value in the
-    instance's dict: no __init__ of its own, and each column's attribute a plain DeferredAttribute (a
-    foreign key's only drops a cached related object, which a new instance has not)."""
-    if model.__init__ is not Model.__init__ or model.from_db.__func__ is not Model.from_db.__func__:
-        return False
-    return all(
-        type(model.__dict__.get(f.attname, getattr(model, f.attname, None)))
-        in (DeferredAttribute, ForeignKeyDeferredAttribute)
-        for f in model._meta.concrete_fields
-    )
 
 
 # --- Starting a game ---------------------------------------------------------------------------
@@ -902,7 +710,7 @@ def move(*, game_id: int, group_slug: str, user, request: moves.MoveRequest) -> 
         if request.is_staging:
             specs = moves.stage(state, seat.number, current, request)
             _set_staged(game, seat.number, state, specs)
-            _update_game(game, ("staged",))  # nobody else sees it: no new revision
+            game.save(update_fields=["staged"])  # nobody else sees it: no new revision
             outcome.staged = moves.read_staged(state, seat.number, specs)
             return outcome
         action = moves.to_action(state, seat.number, request, current)
@@ -1043,11 +851,11 @@ def _save(result: MoveResult, *, previous_turn: tuple | None, batch: _Batch | No
     """State, log and version in the transaction the caller holds; then the hooks. With ``batch`` the
     rows are collected and written for the whole batch at once (:meth:`_Batch.write`)."""
     game, state = result.game, result.state
-    together = batch is None and _written_together(result.moves)
+    together = batch is None and movesql.written_together(result.moves)
     if result.moves and batch is not None:
         batch.moves.extend(result.moves)
     elif result.moves and not together:
-        _insert_moves(result.moves)
+        Move.objects.bulk_create(result.moves)
     game.state = engine.to_json(state)
     game.version = state.version
     _prune_staged(game, state)
@@ -1072,139 +880,9 @@ def _save(result: MoveResult, *, previous_turn: tuple | None, batch: _Batch | No
     if batch is not None:
         batch.games.append(game)
     elif together:
-        _write_moves_and_game(result.moves, game, SAVED_FIELDS)  # the log INSERT goes with the UPDATE
+        movesql.write_moves_and_game(result.moves, game, SAVED_FIELDS)  # the log INSERT with the UPDATE
     else:
-        _update_game(game, SAVED_FIELDS)  # one UPDATE of the columns a write can change
-
-
-_WRITES: dict[tuple, tuple[str, list]] = {}
-"""SQL of :func:`_update_game`, :func:`_insert_moves` and :func:`_write_moves_and_game` by (database,
-columns or rows), with the fields that give its parameters in order, each with its ``get_db_prep_save``
-(a JSON column's through orjson on PostgreSQL: handsite/fastjson.py)."""
-
-MOVE_ROWS_BUILT = 16
-"""Up to this many move log rows in one write (a player's move and the bots' that followed), the INSERT's
-SQL is built once per process; longer runs of bots go through the ORM's bulk_create."""
-
-
-def _game_save_heard() -> bool:
-    """Whether something listens to a game's pre_save or post_save (then Model.save itself runs)."""
-    return signals.pre_save.has_listeners(Game) or signals.post_save.has_listeners(Game)
-
-
-def _update_sql(db, fields: tuple[str, ...]) -> tuple[str, list]:
-    """``UPDATE`` of the game's ``fields`` by id, with the fields of its parameters in order (the id last)."""
-    qn = db.ops.quote_name
-    columns = [Game._meta.get_field(name) for name in fields]
-    sets = ", ".join(f"{qn(f.column)} = %s" for f in columns)
-    pk = Game._meta.pk
-    sql = f"UPDATE {qn(Game._meta.db_table)} SET {sets} WHERE {qn(pk.column)} = %s"
-    return sql, [(f, fastjson.saver(f, db)) for f in (*columns, pk)]
-
-
-def _insert_sql(db, count: int) -> tuple[str, list]:
-    """``INSERT`` of ``count`` move log rows (no RETURNING), with the fields of one row's parameters."""
-    qn = db.ops.quote_name
-    columns = [f for f in Move._meta.concrete_fields if not f.primary_key]
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * count)
-    names = ", ".join(qn(f.column) for f in columns)
-    sql = f"INSERT INTO {qn(Move._meta.db_table)} ({names}) VALUES {values}"
-    return sql, [(f, fastjson.saver(f, db)) for f in columns]
-
-
-def _values(instances: list, columns: list, db, *, adding: bool) -> list:
-    """The parameters of ``columns`` (fields with their ``get_db_prep_save``) for each instance in turn, as
-    the ORM writes them: each field's ``pre_save`` (``adding``: an INSERT's), then its database value."""
-    return [prep(f.pre_save(instance, adding), db) for instance in instances for f, prep in columns]
-
-
-def _update_game(game: Game, fields: tuple[str, ...]) -> None:
-    """What ``game.save(update_fields=fields)`` does, values through the fields' own ``pre_save`` and
-    ``get_db_prep_save`` as the ORM writes them, with SQL built once per process: the ORM compiled the
-    UPDATE at every move (Model.save and the log's bulk_create were a third of services.move's own CPU,
-    the engine's aside). Model.save's pre_save / post_save signals are sent only when something listens
-    to a game's (then Model.save itself runs)."""
-    if _game_save_heard():
-        game.save(update_fields=fields)
-        return
-    db = _db()
-    key = (db.alias, db.vendor, "update", tuple(fields))
-    if key not in _WRITES:
-        _WRITES[key] = _update_sql(db, tuple(fields))
-    sql, columns = _WRITES[key]
-    with _cursor(db) as cursor:
-        cursor.execute(sql, _values([game], columns, db, adding=False))
-        if cursor.rowcount != 1:  # as Model.save(update_fields=...) (the row is locked: never expected)
-            raise DatabaseError("Save with update_fields did not affect any rows.")
-
-
-def _insert_moves(rows: list[Move]) -> None:
-    """What ``Move.objects.bulk_create(rows)`` does (the rows get their ids), with SQL built once per
-    process and number of rows (up to :data:`MOVE_ROWS_BUILT`)."""
-    if len(rows) > MOVE_ROWS_BUILT:
-        Move.objects.bulk_create(rows)
-        return
-    db = _db()
-    key = (db.alias, db.vendor, "insert", len(rows))
-    if key not in _WRITES:
-        sql, columns = _insert_sql(db, len(rows))
-        if db.features.can_return_rows_from_bulk_insert:
-            sql += f" RETURNING {db.ops.quote_name(Move._meta.pk.column)}"
-        _WRITES[key] = (sql, columns)
-    sql, columns = _WRITES[key]
-    params = _values(rows, columns, db, adding=True)
-    with _cursor(db) as cursor:
-        cursor.execute(sql, params)
-        ids = [row_id for (row_id,) in cursor.fetchall()] if cursor.description else [None] * len(rows)
-    _inserted(rows, ids, db.alias)
-
-
-def _inserted(rows: list[Move], ids: list, alias: str) -> None:
-    """The rows as bulk_create leaves them: their ids, saved in ``alias``."""
-    for row, row_id in zip(rows, ids, strict=True):
-        row.pk = row_id
-        row._state.adding = False
-        row._state.db = alias
-
-
-def _written_together(rows: list[Move]) -> bool:
-    """Whether :func:`_save` writes these log rows and the game in ONE statement
-    (:func:`_write_moves_and_game`): on PostgreSQL, for the rows whose INSERT is built once per process,
-    while nothing listens to a game's save signals; elsewhere the INSERT and the UPDATE go as before."""
-    return 0 < len(rows) <= MOVE_ROWS_BUILT and _db().vendor == "postgresql" and not _game_save_heard()
-
-
-def _write_moves_and_game(rows: list[Move], game: Game, fields: tuple[str, ...]) -> None:
-    """:func:`_insert_moves` and :func:`_update_game` in ONE statement, a round trip and a statement's
-    overhead on both sides less per move (issue 17): the INSERT as a data-modifying ``WITH`` of the
-    UPDATE, whose one row returns the new ids, ``ORDER BY seq`` (unique in a game: each row's id is the
-    one given to its own ``seq``, whatever order PostgreSQL inserts or returns them in). Same values,
-    same SQL otherwise; the UPDATE of no row still raises (the INSERT then rolls back with the move).
-
-    It runs where the UPDATE ran, after the hooks: the rows are written after the "your turn" outbox
-    row now, which reads nothing of them (their ids are read only once the move is saved)."""
-    db = _db()
-    key = (db.alias, db.vendor, "insert+update", len(rows), tuple(fields))
-    if key not in _WRITES:
-        qn = db.ops.quote_name
-        insert, insert_columns = _insert_sql(db, len(rows))
-        update, update_columns = _update_sql(db, tuple(fields))
-        pk, seq = qn(Move._meta.pk.column), qn(Move._meta.get_field("seq").column)
-        sql = (
-            f"WITH m AS ({insert} RETURNING {pk}, {seq}) {update}"
-            f" RETURNING (SELECT array_agg(m.{pk} ORDER BY m.{seq}) FROM m)"
-        )
-        _WRITES[key] = (sql, [insert_columns, update_columns])
-    sql, (insert_columns, update_columns) = _WRITES[key]
-    params = _values(rows, insert_columns, db, adding=True) + _values(
-        [game], update_columns, db, adding=False
-    )
-    with _cursor(db) as cursor:
-        cursor.execute(sql, params)
-        if cursor.rowcount != 1:  # as Model.save(update_fields=...) (the row is locked: never expected)
-            raise DatabaseError("Save with update_fields did not affect any rows.")
-        (ids,) = cursor.fetchone()
-    _inserted(sorted(rows, key=lambda row: row.seq), ids, db.alias)
+        game.save(update_fields=SAVED_FIELDS)  # one UPDATE of the columns a write can change
 
 
 # --- Hooks (inside the transaction) ------------------------------------------------------------

@@ -62,14 +62,7 @@ def _only(*methods: str):
 def poll_token(game_id: int, user_id: int) -> str:
     """The poll URL's signature of (game, person): it carries no content, and the poll's one query
     joins that person's membership, so a removed member's page stops learning "changed or not"."""
-    return _poll_token(game_id, user_id, settings.SECRET_KEY)
-
-
-@functools.lru_cache(maxsize=4096)
-def _poll_token(game_id: int, user_id: int, secret: str) -> str:
-    # The signature depends on the ids and the secret only (the secret is part of the key): signed once
-    # per process for each (game, person) (every move's answer and every changed poll checks or signs it).
-    return signing.Signer(key=secret, salt=POLL_SALT).sign(f"{game_id}:{user_id}").rsplit(":", 1)[1]
+    return signing.Signer(salt=POLL_SALT).sign(f"{game_id}:{user_id}").rsplit(":", 1)[1]
 
 
 def _sort(request) -> str:

@@ -21,15 +21,6 @@ class HandsiteConfig(AppConfig):
 
         user_logged_in.connect(adopt_at_login, dispatch_uid="handsite.adopt_time_zone")
 
-        from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_delete, post_save
-
-        from handsite.services import user_changed
-
-        user = get_user_model()  # every change of a user drops its cached copy (handsite/backends.py)
-        post_save.connect(user_changed, sender=user, dispatch_uid="handsite.user_saved")
-        post_delete.connect(user_changed, sender=user, dispatch_uid="handsite.user_deleted")
-
 
 def sync_site(sender, *, using="default", apps=None, **kwargs):
     """The Sites framework's row follows the settings (SITE_URL's host and port, SITE_NAME), so

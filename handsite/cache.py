@@ -10,15 +10,14 @@ pays for a dead Redis more than once a while; the state is shared by every cache
   hang and answer 500. While Redis does not answer it logs a warning and serves the call from a local
   in-process cache instead. Rate limits then hold per process: weaker than across the site, never
   switched off, and the site keeps working.
-- :class:`RedisCopyCache` (the ``auth`` cache): copies of database rows read on every request, the
-  session and the user (handsite/sessions.py, handsite/backends.py). A copy must never outlive the
-  change of its row, so it has no local fallback (a logged-out session would live on in the other
-  processes' local copies): while Redis does not answer, reads miss (the database answers) and writes
-  are dropped.
+- :class:`SessionCache` (the ``sessions`` cache): the copies of Django's ``cached_db`` sessions. It
+  has no local fallback (a logged-out session would live on in the other processes' local copies):
+  while Redis does not answer, reads miss (the database answers) and writes are dropped, and a delete
+  that Redis does not confirm raises (handsite/sessions.py then refuses the log-out).
 
     CACHES = {
         "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL},
-        "auth": {"BACKEND": "handsite.cache.RedisCopyCache", "LOCATION": REDIS_URL},
+        "sessions": {"BACKEND": "handsite.cache.SessionCache", "LOCATION": REDIS_URL},
     }
 """
 
@@ -142,118 +141,62 @@ for _name in METHODS:
     setattr(FailOpenRedisCache, _name, _fail_open(_name))
 
 
-TOMBSTONE = "handsite.cache:gone"
-"""What :meth:`RedisCopyCache.delete` leaves in place of a copy; read as a miss."""
-
-TOMBSTONE_SECONDS = 10
-"""How long a deleted copy stays a tombstone, which ``add()`` cannot overwrite: a request that read the
-row just before it changed cannot put the old row back (it fills the cache with ``add()`` a moment
-later; ten seconds is a stalled process, not a busy one). Meanwhile that row is read from the database."""
-
-COPY_SECONDS = 600
-"""The longest a copy lives, however long its row does (a session: two weeks). Bounds how long a copy
-can outlive a change whose invalidation never reached Redis (see :class:`RedisCopyCache`)."""
-
-_unreached: dict[str, set[str]] = {}  # per LOCATION: keys whose copies may be stale in Redis
+class SessionCacheUnreachable(Exception):
+    """A session's cached copy could not be deleted: Redis did not answer."""
 
 
-class RedisCopyCache(_BoundedRedisCache):
-    """Copies of database rows in Redis: ``get``, ``add`` (fill after a miss), ``set`` (write the row's
-    new value), ``delete`` (the row changed or went) and their ``_many`` forms; nothing else.
+class SessionCache(_BoundedRedisCache):
+    """The cache of Django's ``cached_db`` sessions (handsite/sessions.py): ``get``, ``set``, ``add``,
+    ``delete`` and their ``_many`` forms, nothing else.
 
-    - A deleted copy becomes a tombstone for :data:`TOMBSTONE_SECONDS` (reads miss, ``add`` fails), so a
-      reader racing with the change cannot store the row it read before the change.
-    - While Redis does not answer: reads miss, writes are dropped, and every key written or deleted
-      meanwhile is remembered; the first call that reaches Redis again first turns those into
-      tombstones, as a copy there may predate the change (a hung Redis keeps its data). A process that
-      exits before Redis is back forgets them; :data:`COPY_SECONDS` bounds how long such a copy lives.
+    - While Redis does not answer, reads miss (the database answers) and ``set`` / ``add`` are dropped.
+    - ``delete`` always asks Redis, even while it is known to be down, and raises
+      :class:`SessionCacheUnreachable` when Redis does not confirm it: a copy that may still be in
+      Redis must not be taken for deleted (a hung Redis keeps its data, and every process would read
+      the logged-out session again once Redis answers).
     """
 
-    DOWN_MESSAGE = (
-        "The Redis cache did not answer (%s in %s); sessions and users are read from the database for %d s."
-    )
+    DOWN_MESSAGE = "The Redis cache did not answer (%s in %s); sessions are read from the database for %d s."
 
-    def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
-        timeout = super().get_backend_timeout(timeout)
-        return COPY_SECONDS if timeout is None else min(timeout, COPY_SECONDS)
-
-    def _call(self, name: str, call, *, otherwise, touches=()):
-        """``call()`` on Redis, or ``otherwise`` when Redis is down or fails (then the copies under
-        ``touches`` are remembered as possibly stale)."""
+    def _call(self, name: str, call, *, otherwise):
+        """``call()`` on Redis, or ``otherwise`` when Redis is down or fails."""
         if not self.redis_down:
             try:
-                self._bury_unreached()
                 return call()
             except FAILURES as error:
                 self._failed(name, error)
-        if touches:
-            self._remember(touches)
         return otherwise
 
-    def _remember(self, keys) -> None:
-        with _lock:
-            _unreached[self._location] = _unreached.get(self._location, set()) | set(keys)
-
-    def _bury(self, keys) -> None:
-        pipeline = self._cache.get_client(write=True).pipeline(transaction=False)
-        for key in keys:
-            pipeline.set(key, self._cache._serializer.dumps(TOMBSTONE), ex=TOMBSTONE_SECONDS)
-        pipeline.execute()
-
-    def _bury_unreached(self) -> None:
-        if not _unreached.get(self._location):
-            return
-        with _lock:
-            keys = _unreached.pop(self._location, set())
-        try:
-            self._bury(keys)
-        except FAILURES:
-            self._remember(keys)
-            raise
-
-    @staticmethod
-    def _live(value):
-        return None if isinstance(value, str) and value == TOMBSTONE else value
-
     def get(self, key, default=None, version=None):
-        key = self.make_and_validate_key(key, version=version)
-        value = self._live(self._call("get", lambda: self._cache.get(key, None), otherwise=None))
-        return default if value is None else value
+        return self._call("get", lambda: RedisCache.get(self, key, default, version), otherwise=default)
 
     def get_many(self, keys, version=None):
-        found = self._call("get_many", lambda: RedisCache.get_many(self, keys, version=version), otherwise={})
-        return {key: value for key, value in found.items() if self._live(value) is not None}
+        return self._call("get_many", lambda: RedisCache.get_many(self, keys, version), otherwise={})
 
     def has_key(self, key, version=None):
-        return self.get(key, version=version) is not None
+        return self._call("has_key", lambda: RedisCache.has_key(self, key, version), otherwise=False)
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        key = self.make_and_validate_key(key, version=version)
-        timeout = self.get_backend_timeout(timeout)
-        return self._call(
-            "add", lambda: self._cache.add(key, value, timeout), otherwise=False, touches=(key,)
-        )
+        return self._call("add", lambda: RedisCache.add(self, key, value, timeout, version), otherwise=False)
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        key = self.make_and_validate_key(key, version=version)
-        timeout = self.get_backend_timeout(timeout)
-        self._call("set", lambda: self._cache.set(key, value, timeout), otherwise=None, touches=(key,))
+        self._call("set", lambda: RedisCache.set(self, key, value, timeout, version), otherwise=None)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call("set_many", lambda: RedisCache.set_many(self, data, timeout, version), otherwise=[])
 
     def delete(self, key, version=None):
         self.delete_many([key], version=version)
         return True
 
     def delete_many(self, keys, version=None):
-        keys = [self.make_and_validate_key(key, version=version) for key in keys]
-        if keys:
-            self._call("delete", lambda: self._bury(keys), otherwise=None, touches=keys)
-
-    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
-        for key, value in data.items():
-            self.set(key, value, timeout, version=version)
-        return []
+        try:
+            RedisCache.delete_many(self, keys, version)
+        except FAILURES as error:
+            self._failed("delete", error)
+            raise SessionCacheUnreachable(str(error)) from error
 
     def _unsupported(self, *args, **kwargs):
-        raise NotImplementedError("RedisCopyCache keeps copies of rows: get, add, set and delete only")
+        raise NotImplementedError("SessionCache: get, add, set and delete only")
 
     touch = incr = decr = clear = _unsupported

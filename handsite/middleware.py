@@ -5,18 +5,33 @@ from __future__ import annotations
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.auth import middleware as auth_middleware
-from django.shortcuts import resolve_url
+from django.shortcuts import render, resolve_url
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject, empty
 from django_htmx.http import HttpResponseClientRedirect
 
-from handsite.backends import read_with_session, rename_old_backend
+from handsite.cache import SessionCacheUnreachable
+
+RENAMED = {
+    "handsite.backends.ModelBackend": "django.contrib.auth.backends.ModelBackend",
+    "handsite.backends.AuthenticationBackend": "allauth.account.auth_backends.AuthenticationBackend",
+}
+"""Backends that sessions may name which the site no longer has, and the ones that replace them."""
+
+
+def rename_old_backend(session) -> None:
+    """A session naming a backend the site no longer has would read as logged out: it is given the
+    backend that replaced it (saved with the session, once)."""
+    old = session.get(BACKEND_SESSION_KEY)
+    if old in RENAMED:
+        session[BACKEND_SESSION_KEY] = RENAMED[old]
 
 
 class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
-    """Django's, plus: a session from before the site's own backends (handsite/backends.py) is given
-    the successor of the backend it names, so the deploy that brought them logged nobody out. Like
+    """Django's, plus: a session naming a backend the site no longer has (:data:`RENAMED`) is given its
+    successor, so the deploy that removed it logged nobody out. Like
     Django's, it reads the session only when something asks for ``request.user`` (the poll does not);
     once read, ``request.user`` is the user itself, not the lazy object that read it (a move reads it
     some thirty times, each through the lazy object's proxy otherwise)."""
@@ -36,11 +51,24 @@ class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
 def _user(request):
     if hasattr(request, "_cached_user"):
         return request._cached_user
-    session = request.session
-    rename_old_backend(session)  # reads the session (with Redis: and the copy of its user, if known)
-    take = getattr(session, "take_user_copy", None)
-    with read_with_session(take() if take is not None else None):
-        return auth_middleware.get_user(request)
+    rename_old_backend(request.session)
+    return auth_middleware.get_user(request)
+
+
+class SessionCacheUnreachableMiddleware:
+    """A log-out (or another deletion of a session) that Redis did not confirm changed nothing
+    (handsite/sessions.py): the person is told so, and is still logged in, instead of a 500."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, SessionCacheUnreachable):
+            return render(request, "handsite/session_unreachable.html", status=503)
+        return None
 
 
 class HtmxLoginRedirectMiddleware:

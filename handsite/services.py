@@ -31,8 +31,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from handsite import bulk, fastjson, notifications, signals
-from handsite.backends import auth_cache, user_key
+from handsite import bulk, notifications, signals
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import (
@@ -109,25 +108,6 @@ def set_language(user, code: str) -> None:
     if code and user.language != code:
         user.language = code
         user._meta.model.objects.filter(pk=user.pk).update(language=code)
-        forget_user(user.pk)  # update() sends no post_save: the cached copy of the user goes by hand
-
-
-def forget_user(user_id, *, using: str = "default") -> None:
-    """Drop the cached copy of the user ``user_id`` (handsite/backends.py; with Redis only): now, and
-    again once the transaction commits (a request between the two reads the row as it was before the
-    change, and must not keep it)."""
-    cache = auth_cache()
-    if cache is None or user_id is None:
-        return
-    key = user_key(user_id)
-    cache.delete(key)
-    if connections[using].in_atomic_block:
-        transaction.on_commit(lambda: auth_cache() and auth_cache().delete(key), using=using)
-
-
-def user_changed(sender, instance, using="default", **kwargs):
-    """post_save and post_delete of the user model (connected in apps.py)."""
-    forget_user(instance.pk, using=using)
 
 
 # --- Groups ---------------------------------------------------------------------------------
@@ -579,7 +559,7 @@ class _NotificationInsert:
             if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
                 raise TypeError(f"{f}: pre_save would set it (write it through the ORM)")
             if f.attname in self.NAMED:
-                self.columns.append((f.attname, fastjson.saver(f, db), True, None))
+                self.columns.append((f.attname, f.get_db_prep_save, True, None))
             elif f.has_default() and callable(f.default):
                 raise TypeError(f"{f}: a default made at each save (name it in NAMED)")
             else:
@@ -645,11 +625,7 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
             now=now,
             db=db,
         )
-    # A kept size's INSERT on PostgreSQL: bound on the server and so prepared on a kept connection (the
-    # site's backend, handsite/postgresql/base.py), as a move's other statements; a scan's larger batch
-    # is bound on the client, as Django's cursors do (each size would be another prepared statement).
-    prepared = getattr(db, "prepared_cursor", None) if len(rows) <= INSERT_ROWS_BUILT else None
-    with prepared() if prepared is not None else db.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(insert.sql(len(rows)), params)
         found = cursor.fetchall()
     ids = [row_id for row_id, _state, _kind in found]

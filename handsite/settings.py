@@ -64,7 +64,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "handsite.middleware.AuthenticationMiddleware",  # Django's, for sessions from before the backends below
+    "handsite.middleware.AuthenticationMiddleware",  # Django's, for sessions naming a removed backend
+    "handsite.middleware.SessionCacheUnreachableMiddleware",  # a log-out Redis did not confirm: a 503
     "handsite.i18n.UserLanguageMiddleware",
     "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (a cookie, no query)
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -137,13 +138,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"handsite-test-{os.getpid()}.sqlite3"),
     }
 else:
-    # PostgreSQL: the health check of a kept connection costs no round trip (handsite/postgresql/base.py).
-    DATABASES["default"]["ENGINE"] = "handsite.postgresql"
-    # The few statements of a move that go through its prepared_cursor() are prepared on a kept
-    # connection once they ran 5 times (psycopg's prepare_threshold; Django's default, None, prepares
-    # nothing). DB_PREPARED_STATEMENTS=0 behind a pooler that cannot keep them (README "Running at scale").
+    # Prepared statements: parameters bound on the server (Django's server_side_binding), and psycopg
+    # prepares a statement on a kept connection once it ran prepare_threshold times, so PostgreSQL plans
+    # it once per connection. DB_PREPARED_STATEMENTS=0 behind a pooler that cannot keep them (README
+    # "Running at scale").
     DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
     DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["server_side_binding"] = DB_PREPARED_STATEMENTS
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5 if DB_PREPARED_STATEMENTS else None
     # PostgreSQL: one test database per test process too (xdist appends "_gw0", ...), so two test
     # sessions at once never drop each other's "test_handsite_gw0".
@@ -154,21 +155,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_url("REDIS_URL", None, ("redis", "rediss"))
 
 if REDIS_URL:
-    # Neither hangs. "auth": the session and the user of each request (no local fallback: while Redis
-    # is down they are read from the database). README "Running at scale".
+    # Neither hangs. "sessions": Django's cached_db sessions (no local fallback: while Redis is down
+    # they are read from the database). README "Running at scale".
     # The copies are named after their database, so two sites (or a bench) sharing one Redis database
-    # never read each other's sessions or users.
+    # never read each other's sessions.
     _database = "{}:{}/{}".format(*(DATABASES["default"].get(key) for key in ("HOST", "PORT", "NAME")))
     CACHES = {
         "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL},
-        "auth": {
-            "BACKEND": "handsite.cache.RedisCopyCache",
+        "sessions": {
+            "BACKEND": "handsite.cache.SessionCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "auth-" + hashlib.sha256(_database.encode()).hexdigest()[:8],
         },
     }
     SESSION_ENGINE = "handsite.sessions"  # Django's cached_db: read from Redis, written through to the DB
-    SESSION_CACHE_ALIAS = "auth"
+    SESSION_CACHE_ALIAS = "sessions"
 else:
     # Sessions stay Django's database ones: a per-process cache would keep a logged-out session alive
     # in the other processes.
@@ -176,11 +177,11 @@ else:
 
 # --- Accounts (django-allauth 65) -----------------------------------------------------------
 AUTH_USER_MODEL = "handsite.User"
-# Django's and allauth's, reading the request's user from the "auth" cache with Redis (sessions naming
-# the two they replace are given these: handsite.middleware.AuthenticationMiddleware).
+# Django's and allauth's (sessions naming the site's former ones are given these:
+# handsite.middleware.AuthenticationMiddleware).
 AUTHENTICATION_BACKENDS = [
-    "handsite.backends.ModelBackend",
-    "handsite.backends.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -130,31 +130,14 @@ def row_locked_elsewhere(instance):
 
 
 def caches_on_redis(settings, url: str, prefix: str = "t") -> None:
-    """The site's settings with REDIS_URL=``url``: both caches on it (the fail-open one, and the "auth"
-    one of sessions and users) and sessions read from Redis, written through to the database."""
+    """The site's settings with REDIS_URL=``url``: both caches on it (the fail-open one, and the one of
+    sessions) and sessions read from Redis, written through to the database."""
     from handsite import cache
 
     cache._down_until.clear()
-    cache._unreached.clear()
     settings.CACHES = {
         "default": {"BACKEND": "handsite.cache.FailOpenRedisCache", "LOCATION": url, "KEY_PREFIX": prefix},
-        "auth": {"BACKEND": "handsite.cache.RedisCopyCache", "LOCATION": url, "KEY_PREFIX": prefix},
+        "sessions": {"BACKEND": "handsite.cache.SessionCache", "LOCATION": url, "KEY_PREFIX": prefix},
     }
     settings.SESSION_ENGINE = "handsite.sessions"
-    settings.SESSION_CACHE_ALIAS = "auth"
-
-
-def let_tombstones_expire(url: str) -> None:
-    """As if ten seconds had passed (handsite.cache.TOMBSTONE_SECONDS): logging in saves the user, whose
-    cached copy is then a tombstone for that long, read from the database meanwhile."""
-    import pickle
-
-    import redis
-
-    from handsite.cache import TOMBSTONE
-
-    server = redis.Redis.from_url(url)
-    gone = pickle.dumps(TOMBSTONE, pickle.HIGHEST_PROTOCOL)
-    for key in server.scan_iter():
-        if server.get(key) == gone:
-            server.delete(key)
+    settings.SESSION_CACHE_ALIAS = "sessions"

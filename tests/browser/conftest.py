@@ -123,7 +123,6 @@ def open_as(browser, live_server, log_in):
     in it — a phone below 1000 px (touch; 740 px high unless ``height``), a desktop above (800 px high);
     ``language`` (the cookie, and the person's own language, set after logging in, which stores one),
     ``dark`` for the dark colour scheme, ``scale`` the device pixel ratio. Its contexts close at the end."""
-    from handsite import services as site_services
 
     contexts = []
 
@@ -142,7 +141,6 @@ def open_as(browser, live_server, log_in):
         page = context.new_page()
         log_in(page, user)
         type(user).objects.filter(pk=user.pk).update(language=language)
-        site_services.forget_user(user.pk)  # update() sends no signal: the cached copy goes by hand
         page.goto(url)
         return page
 

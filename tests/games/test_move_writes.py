@@ -1,6 +1,6 @@
-"""A move's writes (issue 17): the game UPDATE and the move log INSERT are SQL built once per process, not
-Model.save / bulk_create, and write what the ORM would; on PostgreSQL the lock query, the UPDATE and the
-INSERT are prepared on a kept connection (only there), and moves go on after a rollback or a new
+"""A move's writes (games/movesql.py): on PostgreSQL the move log INSERT and the game UPDATE are one
+statement, which writes what ``bulk_create`` and ``Model.save`` would; elsewhere they are the ORM's. On
+PostgreSQL a kept connection prepares the move's statements, and moves go on after a rollback or a new
 connection."""
 
 import importlib
@@ -12,7 +12,7 @@ from django.db.models import signals
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, services
+from games import engine, movesql, services
 from games.models import Game, Move
 from tests.support import require_service
 
@@ -74,7 +74,7 @@ def test_the_move_log_rows_get_their_ids_as_bulk_create_gives_them(owner, start_
 
 
 def test_a_run_of_bot_moves_longer_than_the_built_inserts_is_logged_whole(owner, start_game, monkeypatch):
-    monkeypatch.setattr(services, "MOVE_ROWS_BUILT", 1)  # every write with bots goes through bulk_create
+    monkeypatch.setattr(movesql, "MOVE_ROWS_BUILT", 1)  # every write with bots goes through bulk_create
     game = start_game([owner, services.BOT, services.BOT, services.BOT], seed=5)
     results = _play(game, 6)
     assert max(len(result.moves) for result in results) > 1
@@ -179,7 +179,7 @@ def test_the_one_statement_raises_as_model_save_when_no_game_row_is_updated(duel
     missing = Game.objects.get(pk=duel.pk)
     missing.pk = 10**12
     with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
-        services._write_moves_and_game([row], missing, services.SAVED_FIELDS)
+        movesql.write_moves_and_game([row], missing, services.SAVED_FIELDS)
     assert not Move.objects.filter(game=duel).exists()
 
 
@@ -213,14 +213,19 @@ def _kinds(statements: list[str]) -> set[str]:
         elif sql.startswith('INSERT INTO "handsite_notification"'):
             found.add("your turn")  # the outbox row of the turn's player (a two-player duel: every move)
         else:
-            found.add(sql[:40])  # anything else would be a surprise
+            found.add("other")  # every statement is bound on the server: the ORM's are prepared too
     return found
+
+
+MOVE_STATEMENTS = {"lock", "insert+update", "your turn"}
 
 
 def test_a_kept_connection_prepares_the_lock_query_the_writes_and_the_outbox_insert(duel):
     _postgresql_only()
     _play(duel, 8)
-    assert _kinds(_prepared()) == {"lock", "insert+update", "your turn"}
+    kinds = _kinds(_prepared())
+    assert kinds >= MOVE_STATEMENTS
+    assert not {"update", "insert"} & kinds  # the log rows go with the game's UPDATE
 
 
 def test_with_prepared_statements_off_nothing_is_prepared(duel):
@@ -244,13 +249,14 @@ def test_moves_go_on_after_a_rollback_and_on_a_new_connection(owner, member, out
     game = start_game([owner, member], seed=1234)
     services.accept_seat(game_id=game.pk, user=member)
     _play(game, 8)
-    assert _kinds(_prepared()) == {"lock", "insert+update", "your turn"}
+    assert _kinds(_prepared()) >= MOVE_STATEMENTS
     with pytest.raises(services.GameNotFound):  # rolled back
         services.play(game_id=game.pk, user=outsider, version=8, action={"type": "draw"})
     assert _prepared() == []
     _play(game, 8)
     # Eight actions, four turns since the rollback: the outbox INSERT ran four times, not yet prepared.
-    assert _kinds(_prepared()) == {"lock", "insert+update"}
+    assert {"lock", "insert+update"} <= _kinds(_prepared())
+    assert "your turn" not in _kinds(_prepared())
     connections["default"].close()  # as a failed health check or DB_CONN_MAX_AGE do
     _play(game, 1)
     assert _prepared() == []
@@ -306,3 +312,52 @@ def test_a_game_id_past_bigint_finds_no_game(client, duel, member):
             services.play(game_id=game_id, user=member, version=0, action={"type": "draw"})
         url = reverse("games:move", args=[duel.group.slug, game_id])
         assert client.post(url, {"act": "draw", "version": 0}, HTTP_HX_REQUEST="true").status_code == 404
+
+
+# --- The lock query and its ORM equivalent ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("with_user", [True, False], ids=["membership checked", "no membership check"])
+@pytest.mark.parametrize("with_slug", [True, False], ids=["group slug", "no group slug"])
+def test_the_lock_query_gives_what_its_orm_equivalent_gives(
+    owner, member, admin, outsider, start_game, with_user, with_slug
+):
+    from tests.games.test_services import instance_picture
+
+    game = start_game([owner, member, services.BOT, admin], seed=4)
+    services.decline_seat(game_id=game.pk, user=admin)  # an empty seat: no player
+    cases = [(owner.pk, game.group.slug), (outsider.pk, game.group.slug), (owner.pk, "another-group")]
+    for user_id, slug in cases:
+        kwargs = {"user_id": user_id if with_user else None, "group_slug": slug if with_slug else None}
+        with transaction.atomic():
+            by_hand = movesql.locked_seats(game.pk, **kwargs)
+            by_orm = movesql.locked_seats_orm(game.pk, **kwargs)
+        assert [instance_picture(seat) for seat in by_hand] == [instance_picture(seat) for seat in by_orm]
+        assert len({id(seat.game) for seat in by_hand}) <= 1  # one Game shared by the seats
+    with transaction.atomic():
+        assert movesql.locked_seats(10**12, user_id=None, group_slug=None) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_query_needs_a_transaction_as_select_for_update_does(duel):
+    with pytest.raises(transaction.TransactionManagementError):
+        movesql.locked_seats(duel.pk, user_id=None, group_slug=None)
+
+
+def test_the_orm_equivalent_of_the_writes_stores_what_the_one_statement_stores(owner, member, start_game):
+    """write_moves_and_game_orm is the reference: on SQLite it is what a move runs."""
+    game = start_game([owner, member], seed=1234)
+    services.accept_seat(game_id=game.pk, user=member)
+    (result,) = _play(game, 1)
+    written_game, stored = _stored(game.pk), _stored_moves(game.pk)
+    rows = result.moves
+    written_rows = [stored[row.seq][1:] for row in rows]
+    Move.objects.filter(pk__in=[row.pk for row in rows]).delete()
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    again = [Move(**{f.attname: getattr(row, f.attname) for f in fields}) for row in rows]
+    with transaction.atomic():
+        movesql.write_moves_and_game_orm(again, result.game, services.SAVED_FIELDS)
+    assert _stored(game.pk) == written_game
+    stored = _stored_moves(game.pk)
+    assert [stored[row.seq][1:] for row in again] == written_rows
+    assert all(row.pk is not None for row in again)

@@ -229,7 +229,9 @@ def test_the_lock_query_sends_the_games_json_columns_on_the_first_seats_row_only
 
     game = start_game([owner, member, services.BOT, services.BOT], seed=4)
     services.accept_seat(game_id=game.pk, user=member)
-    query = services._LockQuery.of(with_user=True, with_slug=True)
+    from games import movesql
+
+    query = movesql.LockQuery.of(connection, with_user=True, with_slug=True)
     params = {"game": game.pk, "user": owner.pk, "slug": game.group.slug}
     with transaction.atomic():
         locked, seats = services._locked(game.pk, user=owner, group_slug=game.group.slug)
