@@ -327,6 +327,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    # The e-mail outbox (account e-mails, invitations): what no task was queued for, and retries.
+    "send-pending-emails": {
+        "task": "handsite.tasks.send_pending_emails",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "scan-reminders": {"task": "games.tasks.scan_reminders", "schedule": 60.0, "options": {"expires": 55}},
     "scan-deadlines": {"task": "games.tasks.scan_deadlines", "schedule": 60.0, "options": {"expires": 55}},
     "scan-invitations": {
