@@ -350,13 +350,52 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# --- Logging --------------------------------------------------------------------------------
+# --- Logging and error reports -----------------------------------------------------------------
+# One format on every line of the web workers, the Celery workers and beat (Celery does not replace it:
+# CELERY_WORKER_HIJACK_ROOT_LOGGER below): time, level, logger, process. Errors (a 500, a task that
+# failed, an e-mail given up) go to ADMINS by e-mail, and to Sentry when SENTRY_DSN is set.
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING"))
+ADMINS = env_list("ADMINS", [])  # e-mail addresses, comma-separated
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING"))},
+    "formatters": {
+        "operator": {
+            "format": "{asctime} {levelname} {name} [{process}] {message}",
+            "style": "{",
+        },
+    },
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "operator"},
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "django.utils.log.AdminEmailHandler",
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own (its default would print a second, unformatted line in development)
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # runserver's request lines keep their own handler (development only)
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration(monitor_beat_tasks=False)],
+        environment=env_str("SENTRY_ENVIRONMENT", "production" if not DEBUG else "development"),
+        send_default_pii=False,  # no e-mail addresses, cookies or bodies of people's requests
+        traces_sample_rate=0.0,
+    )
 
 # --- The site -------------------------------------------------------------------------------
 # How long an e-mail invitation stays valid.
