@@ -279,7 +279,8 @@ def invite_by_email(*, actor_membership: Membership, email: str) -> Invitation:
 
 def check_invitation(token: str) -> Invitation:
     """The usable invitation with this token, or InvitationError saying why it cannot be used."""
-    invitation = Invitation.objects.select_related("group").filter(token=token).first()
+    usable = isinstance(token, str) and 0 < len(token) <= 64 and "\x00" not in token  # PostgreSQL refuses NUL
+    invitation = Invitation.objects.select_related("group").filter(token=token).first() if usable else None
     if invitation is None:
         raise InvitationError(_("This invitation link is not valid. Ask for a new one."))
     if invitation.revoked_at is not None:
