@@ -1275,13 +1275,15 @@ def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
     """One or more deals ended in this write (``deal_ended`` events: points, totals, hands).
 
     Logs each ended deal and queues, for after the commit, the background task that applies the
-    game's results to the group's standings (recomputed from the raw facts, so idempotent).
+    game's results to the group's standings (recomputed from the raw facts, so idempotent). The task is
+    recorded in this transaction: if the broker is down at the commit, the beat scan queues it later.
     """
     from games import tasks as games_tasks
+    from handsite import services as site_services
 
     for event in ended_events:
         log.info("game %s: deal %s ended", game.pk, event.get("deal"))
-    games_tasks.record_online_result.delay_on_commit(game.pk)  # the group's standings, in the background
+    site_services.run_after_commit(games_tasks.record_online_result, game.pk)  # the standings, soon
 
 
 def _on_game_end(game: Game) -> None:

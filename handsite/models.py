@@ -385,3 +385,24 @@ class OutgoingEmail(models.Model):
 
     def __str__(self):
         return f"{self.to}: {self.purpose} ({self.state})"
+
+
+class QueuedTask(models.Model):
+    """A Celery task that must run even if its message is lost (the broker was down at the commit, a
+    worker died): written in the caller's transaction (a move that ended a deal: the group's standings),
+    deleted by the task once done; the beat scan queues again what is left after a while.
+    The app's task is named, never imported by handsite (a game's result: games' task)."""
+
+    task = models.CharField(_("task"), max_length=200)
+    args = models.JSONField(_("arguments"), default=list, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    queued_at = models.DateTimeField(_("queued at"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=1)
+
+    class Meta:
+        verbose_name = _("queued task")
+        verbose_name_plural = _("queued tasks")
+        indexes = [models.Index(fields=["queued_at"], name="queued_task_due")]
+
+    def __str__(self):
+        return f"{self.task}{tuple(self.args)}"

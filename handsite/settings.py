@@ -336,6 +336,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    # Recorded tasks whose message was lost (a game's result while the broker was down).
+    "scan-queued-tasks": {
+        "task": "handsite.tasks.scan_queued_tasks",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "scan-reminders": {"task": "games.tasks.scan_reminders", "schedule": 60.0, "options": {"expires": 55}},
     "scan-deadlines": {"task": "games.tasks.scan_deadlines", "schedule": 60.0, "options": {"expires": 55}},
     "scan-invitations": {

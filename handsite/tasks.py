@@ -69,6 +69,13 @@ def send_pending_emails() -> int:
     return queued
 
 
+@shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
+def scan_queued_tasks() -> int:
+    """Beat, every minute: queue again the recorded tasks that were not done (their message was never
+    sent or got lost: a game's result for the standings while Redis was down)."""
+    return services.requeue_tasks()
+
+
 @shared_task
 def purge_stale_invitations() -> int:
     return services.purge_stale_invitations()
