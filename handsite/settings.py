@@ -377,7 +377,7 @@ LOGGING = {
         "mail_admins": {
             "level": "ERROR",
             "filters": ["require_debug_false"],
-            "class": "django.utils.log.AdminEmailHandler",
+            "class": "handsite.logs.OutboxAdminEmailHandler",  # through the outbox
         },
     },
     "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},

@@ -137,7 +137,7 @@ def test_the_500_page_is_drawn_without_the_menu_when_the_database_is_what_failed
 
 
 def test_errors_are_mailed_to_the_admins(with_a_broken_view, settings, mailoutbox):
-    settings.ADMINS = [("Operator", "ops@example.com")]
+    settings.ADMINS = ["ops@example.com"]
     Client(raise_request_exception=False).get("/broken-for-tests/")
     assert [m.to for m in mailoutbox] == [["ops@example.com"]]
     assert "RuntimeError" in mailoutbox[0].body

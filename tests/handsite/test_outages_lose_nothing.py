@@ -108,6 +108,23 @@ def test_password_reset_answers_at_once_while_the_mail_server_is_down_and_the_ro
     assert "ConnectionRefusedError" in row.last_error
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_500_page_answers_at_once_while_the_mail_server_hangs_and_the_error_report_waits_in_the_outbox(
+    broker, settings
+):
+    settings.ROOT_URLCONF = "tests.error_urls"
+    settings.ADMINS = ["ops@example.com"]
+    with smtp_standin("hanging") as hanging:
+        settings.MAILERS = hanging.mailers(timeout=10)
+        response, seconds = _timed(lambda: Client(raise_request_exception=False).get("/broken-for-tests/"))
+    assert response.status_code == 500
+    assert seconds < FAST
+    (row,) = OutgoingEmail.objects.filter(purpose="error report")
+    assert row.to == "ops@example.com"
+    assert "RuntimeError" in row.body
+    assert row.state == EmailState.PENDING
+
+
 @pytest.mark.django_db
 def test_a_send_that_keeps_failing_is_marked_failed_with_its_error(settings, member, mailoutbox):
     settings.MAILERS = mailers_at(refusing_port())
