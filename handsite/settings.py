@@ -357,8 +357,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Logging and error reports -----------------------------------------------------------------
-# One format on every line of the web workers, the Celery workers and beat (Celery does not replace it:
-# CELERY_WORKER_HIJACK_ROOT_LOGGER below): time, level, logger, process. Errors (a 500, a task that
+# One format on every line of the web workers, the Celery workers and beat (CELERY_WORKER_LOG_FORMAT
+# below): time, level, logger, process. Errors (a 500, a task that
 # failed, an e-mail given up) go to ADMINS by e-mail, and to Sentry when SENTRY_DSN is set.
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING"))
 ADMINS = env_list("ADMINS", [])  # e-mail addresses, comma-separated
@@ -388,7 +388,11 @@ LOGGING = {
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
-CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery sets up the workers' and beat's logging itself (-l INFO), in the same format.
+CELERY_WORKER_LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"
+CELERY_WORKER_TASK_LOG_FORMAT = (
+    "%(asctime)s %(levelname)s %(name)s [%(process)d] %(task_name)s[%(task_id)s] %(message)s"
+)
 SENTRY_DSN = env_str("SENTRY_DSN", "")
 if SENTRY_DSN:
     import sentry_sdk

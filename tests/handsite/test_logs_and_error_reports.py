@@ -14,7 +14,9 @@ import threading
 import time
 import urllib.request
 
-from tests.celery.conftest import free_port
+import pytest
+
+from tests.celery.conftest import celery_app_on, free_port, shared_redis, worker_process  # noqa: F401
 from tests.support import ROOT, run_manage
 
 LINE = re.compile(
@@ -116,3 +118,30 @@ def test_without_sentry_dsn_nothing_is_set_up(tmp_path):
     script = "import sentry_sdk; print(sentry_sdk.get_client().is_active())"
     result = run_manage("shell", "-c", script, env={"HANDSITE_VAR_DIR": str(tmp_path)})
     assert result.stdout.split()[-1] == "False"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_celery_worker_logs_each_email_it_sent_in_the_same_format(shared_redis, tmp_path):  # noqa: F811
+    """A `celery worker` process of its own (-l INFO) sends an outbox e-mail: its log says so, every
+    line with time, level and logger."""
+    from django.core import mail
+
+    from handsite import services
+
+    with celery_app_on(shared_redis) as app:
+        queue = app.conf.task_default_queue
+        with worker_process(shared_redis, queue, tmp_path / "worker") as second:
+            # outside a transaction: queued to the worker at once
+            (row,) = services.queue_email(
+                mail.EmailMessage("Hi", "Body", None, ["nour@example.com"]), purpose="invitation"
+            )
+            deadline = time.monotonic() + 60
+            while "sent to n…@example.com" not in second.log():
+                assert time.monotonic() < deadline, second.log()
+                time.sleep(0.2)
+            log = second.log()
+    lines = [line for line in log.splitlines() if line[:4].isdigit()]
+    assert any(
+        "INFO handsite.services [" in line and f"e-mail {row.pk} (invitation) sent" in line for line in lines
+    )
+    assert any(LINE.match(line) and "celery.app.trace" in line and "succeeded" in line for line in lines), log
