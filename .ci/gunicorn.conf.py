@@ -11,6 +11,12 @@ bench/play_bench.py: 6 % of a worker's CPU before, 3 % after).
 
 import gc
 
+# One line per request on stderr (with the error log), with the time, like the site's own lines: who,
+# what, the answer's status and size, and how long it took (microseconds).
+accesslog = "-"
+errorlog = "-"
+access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(b)s %(D)sus "%(f)s" "%(a)s"'
+
 
 def post_worker_init(worker):
     # Runs in the worker after it loaded handsite.wsgi, so Django is set up.

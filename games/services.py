@@ -233,8 +233,21 @@ def create_game(
     return game
 
 
+def _locked_seats(game_id: int, *, user=None, group_slug: str | None = None) -> tuple[Game, list[Seat]]:
+    """:func:`_locked`, then the seats read again under the lock, for changes of seats. On PostgreSQL a
+    lock query that waited for another transaction gets the game row as that one left it, but the
+    seats joined to it as they were before (only locked rows are read again): two people taking the
+    same free seat would each find it free. Read after the lock, the seats are as the last change
+    left them."""
+    game, _stale = _locked(game_id, user=user, group_slug=group_slug)
+    seats = seats_of(game)
+    for seat in seats:
+        seat._state.fields_cache["game"] = game
+    return game, seats
+
+
 def _waiting_game(game_id: int, user, group_slug=None) -> tuple[Game, list[Seat]]:
-    game, seats = _locked(game_id, user=user, group_slug=group_slug)
+    game, seats = _locked_seats(game_id, user=user, group_slug=group_slug)
     if game.status != GameStatus.WAITING:
         raise GameError(_("This game has already started."))
     return game, seats
@@ -255,8 +268,13 @@ def _deal_or_bump(game: Game, seats: list[Seat]) -> None:
 
 @transaction.atomic
 def accept_seat(*, game_id: int, user, group_slug: str | None = None) -> Game:
-    game, seats = _waiting_game(game_id, user, group_slug)
+    """Take the seat one was invited to. A second tap (the first one dealt the game) is a success too."""
+    game, seats = _locked_seats(game_id, user=user, group_slug=group_slug)
     seat = seat_of(seats, user)
+    if game.status == GameStatus.ACTIVE and seat is not None and seat.accepted_at is not None:
+        return game
+    if game.status != GameStatus.WAITING:
+        raise GameError(_("This game has already started."))
     if seat is None:
         raise GameError(_("You have no seat in this game."))
     if seat.accepted_at is None:
@@ -395,7 +413,7 @@ def answer_invitation(*, token: str, user, answer: str, now=None) -> InvitationA
         )
     with transaction.atomic():
         try:
-            game, seats = _locked(data["g"], user=user)
+            game, seats = _locked_seats(data["g"], user=user)
         except GameNotFound:
             return InvitationAnswer("refused", _("This game is not open to you any more."), status=404)
         seat = next((s for s in seats if s.number == data["s"]), None)
@@ -935,13 +953,15 @@ def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
     """One or more deals ended in this write (``deal_ended`` events: points, totals, hands).
 
     Logs each ended deal and queues, for after the commit, the background task that applies the
-    game's results to the group's standings (recomputed from the raw facts, so idempotent).
+    game's results to the group's standings (recomputed from the raw facts, so idempotent). The task is
+    recorded in this transaction: if the broker is down at the commit, the beat scan queues it later.
     """
     from games import tasks as games_tasks
+    from handsite import services as site_services
 
     for event in ended_events:
         log.info("game %s: deal %s ended", game.pk, event.get("deal"))
-    games_tasks.record_online_result.delay_on_commit(game.pk)  # the group's standings, in the background
+    site_services.run_after_commit(games_tasks.record_online_result, game.pk)  # the standings, soon
 
 
 def _on_game_end(game: Game) -> None:

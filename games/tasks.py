@@ -39,11 +39,15 @@ def scan_deadlines() -> int:
 
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
-def record_online_result(game_id: int) -> bool:
-    """A deal (or the game) ended: store the game's result for the group's standings and ratings."""
+def record_online_result(game_id: int, queued_task_id: int | None = None) -> bool:
+    """A deal (or the game) ended: store the game's result for the group's standings and ratings. The
+    move recorded this task (``queued_task_id``, handsite.services.run_after_commit): done, it goes."""
     from games.results import record_result
+    from handsite import services as site_services
 
-    return record_result(game_id)
+    recorded = record_result(game_id)
+    site_services.task_done(queued_task_id)
+    return recorded
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)

@@ -1,8 +1,14 @@
+import secrets
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib import messages
+from django.contrib.auth.hashers import make_password
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from handsite import services
+from handsite.i18n import language_of, supported
+from handsite.models import User
 
 PENDING_INVITATION_SESSION_KEY = "handsite_pending_invitation"
 JOINED_GROUP_URL_SESSION_KEY = "handsite_joined_group_url"
@@ -44,3 +50,34 @@ class AccountAdapter(DefaultAccountAdapter):
     def get_signup_redirect_url(self, request):
         joined = request.session.pop(JOINED_GROUP_URL_SESSION_KEY, None)
         return joined or super().get_signup_redirect_url(request)
+
+    def send_mail(self, template_prefix, email, context):
+        """Every account e-mail (confirm the address, reset the password, "you already have an
+        account", "no account here") goes to the outbox and a Celery worker, never to the mail server
+        from the request: the page answers at once whatever the mail server does, and a failed send is
+        retried and visible on its row. Written in the account's language (the one chosen on the
+        sign-up form, or the profile's), else the language of the page the form was on."""
+        with translation.override(self._language_for(email, context.get("user"))):
+            message = self.render_mail(template_prefix, email, {"email": email, **self._context(context)})
+        services.queue_email(message, purpose=template_prefix.rsplit("/", 1)[-1])
+
+    def _context(self, context):
+        from allauth.account.adapter import context as allauth_context
+        from django.contrib.sites.shortcuts import get_current_site
+
+        request = allauth_context.request
+        return {"request": request, "current_site": get_current_site(request), **context}
+
+    @staticmethod
+    def _language_for(email, user):
+        if user is None or not getattr(user, "language", ""):
+            user = User.objects.filter(email__iexact=email).only("language").first() or user
+        if user is not None and getattr(user, "language", ""):
+            return language_of(user)
+        return supported(translation.get_language()) or "en"
+
+    def send_account_already_exists_mail(self, email):
+        """Sign-up with an address that has an account: hash a password as a new account's sign-up
+        does, so that the answer takes as long and does not tell whether the address is known."""
+        make_password(secrets.token_urlsafe(16))
+        return super().send_account_already_exists_mail(email)

@@ -1,4 +1,7 @@
+import unicodedata
+
 from django import forms
+from django.core.exceptions import ValidationError
 from django.forms.renderers import TemplatesSetting
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +19,21 @@ class SiteFormRenderer(TemplatesSetting):
     form_template_name = "forms/form.html"
 
 
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates: in a name they turn the text around it (the marks LRM and RLM stay
+allowed)."""
+
+
+def refuse_control_characters(value: str) -> None:
+    """A name people see (display name, group name) holds no control character: NUL, tabs, line
+    breaks, escapes and direction overrides break the pages, e-mails and pictures that show it."""
+    if any(unicodedata.category(c) in ("Cc", "Cs") or c in DIRECTION_CONTROLS for c in value or ""):
+        raise ValidationError(
+            _("Names cannot contain control characters (such as tabs, line breaks or direction overrides)."),
+            code="control_characters",
+        )
+
+
 class SignupExtraForm(forms.Form):
     """Extra fields on allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
@@ -24,6 +42,7 @@ class SignupExtraForm(forms.Form):
         max_length=60,
         required=False,
         help_text=_("The name other players see."),
+        validators=[refuse_control_characters],
     )
     language = forms.ChoiceField(
         label=_("Language"),
@@ -61,6 +80,10 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = ["display_name", "language"]
 
+    def clean_display_name(self):
+        refuse_control_characters(self.cleaned_data["display_name"])
+        return self.cleaned_data["display_name"]
+
     def clean_language(self):
         """Left out of the POST: the person's language stays as it is."""
         return self.cleaned_data["language"] or language_of(self.instance)
@@ -71,6 +94,10 @@ class GroupForm(forms.ModelForm):
         model = PlayerGroup
         fields = ["name", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def clean_name(self):
+        refuse_control_characters(self.cleaned_data["name"])
+        return self.cleaned_data["name"]
 
 
 class InviteLinkForm(forms.Form):

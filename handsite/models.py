@@ -336,3 +336,73 @@ class Notification(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.kind} ({self.state})"
+
+
+# --- The e-mail outbox (account e-mails and group invitations; written by handsite/services.py) -------
+
+
+class EmailState(models.TextChoices):
+    PENDING = "pending", _("Waiting to be sent")
+    SENDING = "sending", _("Being sent")
+    SENT = "sent", _("E-mailed")
+    FAILED = "failed", _("Could not be sent")
+
+
+class OutgoingEmail(models.Model):
+    """One e-mail to one address that is not a notification: allauth's account e-mails (confirm the
+    address, reset the password, "you already have an account") and group invitations. Written in the
+    caller's transaction (a sign-up's, an invitation's), sent by a Celery worker after the commit
+    (``handsite.tasks.send_email``), so no page waits for the mail server. A failed send stays
+    ``pending`` with ``last_error`` and a later ``send_after`` (retried by the minute's beat sweep)
+    until ``attempts`` reaches the limit (``failed``). Sending claims the row with a conditional
+    update from ``pending`` to ``sending``: only the claimer sends."""
+
+    to = models.EmailField(_("to"), max_length=254)
+    from_email = models.CharField(_("from"), max_length=300)
+    subject = models.CharField(_("subject"), max_length=400)
+    body = models.TextField(_("text"))
+    html = models.TextField(_("HTML"), blank=True, default="")
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
+    purpose = models.CharField(_("purpose"), max_length=80)  # allauth's template prefix, or "invitation"
+    state = models.CharField(
+        _("state"), max_length=10, choices=EmailState.choices, default=EmailState.PENDING
+    )
+    send_after = models.DateTimeField(_("send after"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    last_error = models.CharField(_("last error"), max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("outgoing e-mail")
+        verbose_name_plural = _("outgoing e-mails")
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["send_after"], name="email_pending", condition=models.Q(state="pending")),
+            models.Index(fields=["claimed_at"], name="email_sending", condition=models.Q(state="sending")),
+        ]
+
+    def __str__(self):
+        return f"{self.to}: {self.purpose} ({self.state})"
+
+
+class QueuedTask(models.Model):
+    """A Celery task that must run even if its message is lost (the broker was down at the commit, a
+    worker died): written in the caller's transaction (a move that ended a deal: the group's standings),
+    deleted by the task once done; the beat scan queues again what is left after a while.
+    The app's task is named, never imported by handsite (a game's result: games' task)."""
+
+    task = models.CharField(_("task"), max_length=200)
+    args = models.JSONField(_("arguments"), default=list, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    queued_at = models.DateTimeField(_("queued at"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=1)
+
+    class Meta:
+        verbose_name = _("queued task")
+        verbose_name_plural = _("queued tasks")
+        indexes = [models.Index(fields=["queued_at"], name="queued_task_due")]
+
+    def __str__(self):
+        return f"{self.task}{tuple(self.args)}"

@@ -22,7 +22,7 @@ import logging
 import secrets
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, send_mail
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
@@ -35,13 +35,16 @@ from handsite import bulk, notifications, signals
 from handsite.i18n import language_for_address
 from handsite.links import absolute_url
 from handsite.models import (
+    EmailState,
     Invitation,
     Membership,
     Notification,
     NotificationKind,
     NotificationPreference,
     NotificationState,
+    OutgoingEmail,
     PlayerGroup,
+    QueuedTask,
     Role,
 )
 
@@ -236,11 +239,10 @@ def revoke_invite_link(*, actor_membership: Membership) -> int:
     )
 
 
+@transaction.atomic
 def invite_by_email(*, actor_membership: Membership, email: str) -> Invitation:
-    """Create a one-time invitation for an e-mail address; a Celery worker sends the e-mail once the
-    transaction commits."""
-    from handsite.tasks import send_invitation_email
-
+    """Create a one-time invitation for an e-mail address, its e-mail in the outbox in the same
+    transaction (a Celery worker sends it after the commit; the beat sweep if the broker was away)."""
     _require_manager(actor_membership)
     group = actor_membership.group
     email = email.strip()
@@ -252,13 +254,14 @@ def invite_by_email(*, actor_membership: Membership, email: str) -> Invitation:
         created_by=actor_membership.user,
         expires_at=timezone.now() + datetime.timedelta(days=settings.HANDSITE_EMAIL_INVITATION_DAYS),
     )
-    send_invitation_email.delay_on_commit(invitation.pk)
+    queue_invitation_email(invitation.pk)
     return invitation
 
 
 def check_invitation(token: str) -> Invitation:
     """The usable invitation with this token, or InvitationError saying why it cannot be used."""
-    invitation = Invitation.objects.select_related("group").filter(token=token).first()
+    usable = isinstance(token, str) and 0 < len(token) <= 64 and "\x00" not in token  # PostgreSQL refuses NUL
+    invitation = Invitation.objects.select_related("group").filter(token=token).first() if usable else None
     if invitation is None:
         raise InvitationError(_("This invitation link is not valid. Ask for a new one."))
     if invitation.revoked_at is not None:
@@ -301,8 +304,8 @@ def purge_stale_invitations(*, older_than: datetime.timedelta = datetime.timedel
 
 
 def claim_invitation_email(invitation_id: int) -> Invitation | None:
-    """The e-mail invitation to send, claimed with a conditional update (a repeated task sends
-    nothing); None if it is sent, revoked or gone."""
+    """The e-mail invitation to send, claimed with a conditional update (a repeated call queues
+    nothing); None if it is queued already, revoked or gone."""
     claimed = Invitation.objects.filter(
         pk=invitation_id, sent_at__isnull=True, revoked_at__isnull=True
     ).update(sent_at=timezone.now())
@@ -311,13 +314,9 @@ def claim_invitation_email(invitation_id: int) -> Invitation | None:
     return Invitation.objects.select_related("group", "created_by").get(pk=invitation_id)
 
 
-def release_invitation_email(invitation_id: int) -> None:
-    """Sending failed: the invitation may be claimed again by the retry."""
-    Invitation.objects.filter(pk=invitation_id).update(sent_at=None)
-
-
-def send_invitation_email(invitation_id: int) -> bool:
-    """Send an e-mail invitation once (raises OSError, after releasing the claim, if sending failed)."""
+def queue_invitation_email(invitation_id: int) -> bool:
+    """Put an e-mail invitation's e-mail in the outbox once (``sent_at`` says it is there). Returns
+    whether it was queued now."""
     invitation = claim_invitation_email(invitation_id)
     if invitation is None:
         return False
@@ -334,12 +333,175 @@ def send_invitation_email(invitation_id: int) -> bool:
             render_to_string("handsite/email/invitation_subject.txt", context).strip()
         )
         body = render_to_string("handsite/email/invitation_body.txt", context)
-    try:
-        send_mail(subject, body, None, [invitation.email])
-    except OSError:
-        release_invitation_email(invitation_id)
-        raise
+    queue_email(EmailMessage(subject, body, None, [invitation.email]), purpose="invitation")
     return True
+
+
+# --- The e-mail outbox (every e-mail that is not a notification) ---------------------------------
+
+EMAIL_MAX_ATTEMPTS = 6
+"""A send that failed this many times is marked failed (retried after 2, 4, 8, 16, 32 minutes)."""
+EMAIL_STUCK_AFTER = datetime.timedelta(minutes=10)
+"""A row left ``sending`` this long belongs to a worker that died (well past the task's time limit)."""
+
+
+def queue_email(message: EmailMessage, *, purpose: str) -> list[OutgoingEmail]:
+    """Put ``message`` (Django's, rendered: subject, text, an HTML alternative, headers) in the outbox,
+    one row per recipient, in the caller's transaction; a worker sends each after the commit. Nothing
+    here touches the mail server."""
+    from handsite.tasks import send_email
+
+    html = next(
+        (content for content, mimetype in getattr(message, "alternatives", []) if mimetype == "text/html"), ""
+    )
+    now = timezone.now()
+    rows = []
+    with transaction.atomic():
+        for address in [*message.to, *message.cc, *message.bcc]:
+            rows.append(
+                OutgoingEmail.objects.create(
+                    to=address,
+                    from_email=message.from_email or settings.DEFAULT_FROM_EMAIL,
+                    subject=str(message.subject)[:400],
+                    body=str(message.body),
+                    html=str(html),
+                    headers={str(k): str(v) for k, v in (message.extra_headers or {}).items()},
+                    purpose=purpose[:80],
+                    send_after=now,
+                    created_at=now,
+                )
+            )
+    for row in rows:
+        send_email.delay_on_commit(row.pk)
+        log.info("e-mail %s (%s) to %s queued", row.pk, purpose, address_for_log(row.to))
+    return rows
+
+
+def address_for_log(address: str) -> str:
+    """An address as logs show it: the domain whole, the name's first letter (logs are read by more
+    people than should know every player's address)."""
+    name, _at, domain = address.rpartition("@")
+    return f"{name[:1]}…@{domain}" if name else "…"
+
+
+def _outgoing_message(row: OutgoingEmail) -> EmailMultiAlternatives:
+    message = EmailMultiAlternatives(
+        row.subject, row.body, row.from_email, [row.to], headers=row.headers or None
+    )
+    if row.html:
+        message.attach_alternative(row.html, "text/html")
+    return message
+
+
+def send_email(email_id: int, now: datetime.datetime | None = None) -> str:
+    """Send one outbox e-mail if it is pending and due. Returns "sent", "retry" (the mail server
+    failed: pending again, with the error and a later ``send_after``), "failed" (the last attempt
+    failed) or "not_claimed" (sent already, another worker has it, or not due)."""
+    now = now or timezone.now()
+    claimed = OutgoingEmail.objects.filter(pk=email_id, state=EmailState.PENDING, send_after__lte=now).update(
+        state=EmailState.SENDING, claimed_at=now, attempts=F("attempts") + 1
+    )
+    if not claimed:
+        return "not_claimed"
+    row = OutgoingEmail.objects.get(pk=email_id)
+    sending = OutgoingEmail.objects.filter(pk=email_id, state=EmailState.SENDING)
+    try:
+        _outgoing_message(row).send()
+    except Exception as error:  # refused, unreachable, timed out, TLS...: the row says why
+        reason = f"{type(error).__name__}: {error}"[:300]
+        if row.attempts >= EMAIL_MAX_ATTEMPTS:
+            sending.update(state=EmailState.FAILED, last_error=reason)
+            log.error(
+                "e-mail %s (%s) failed for good after %s attempts: %s",
+                row.pk,
+                row.purpose,
+                row.attempts,
+                reason,
+            )
+            return "failed"
+        retry_at = timezone.now() + datetime.timedelta(minutes=2**row.attempts)
+        sending.update(state=EmailState.PENDING, send_after=retry_at, last_error=reason)
+        log.warning(
+            "e-mail %s (%s) not sent (attempt %s), retried at %s: %s",
+            row.pk,
+            row.purpose,
+            row.attempts,
+            retry_at.isoformat(timespec="seconds"),
+            reason,
+        )
+        return "retry"
+    sending.update(state=EmailState.SENT, sent_at=timezone.now(), last_error="")
+    log.info("e-mail %s (%s) sent to %s", row.pk, row.purpose, address_for_log(row.to))
+    return "sent"
+
+
+def pending_email_ids(now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
+    """The outbox's due rows, and rows a dead worker left ``sending`` put back first (the partial
+    indexes on ``send_after`` and ``claimed_at``)."""
+    now = now or timezone.now()
+    released = OutgoingEmail.objects.filter(
+        state=EmailState.SENDING, claimed_at__lt=now - EMAIL_STUCK_AFTER
+    ).update(state=EmailState.PENDING, send_after=now)
+    if released:
+        log.warning("%s e-mails left sending by a stopped worker are pending again", released)
+    return list(
+        OutgoingEmail.objects.filter(state=EmailState.PENDING, send_after__lte=now)
+        .order_by("send_after")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def queue_pending_emails(now: datetime.datetime | None = None) -> int:
+    """The beat sweep, every minute: queue a sending task for each due outbox row (the broker was
+    away at the commit, a retry is due, a worker died). A row queued twice is sent once. Returns how
+    many were queued."""
+    from handsite.tasks import send_email
+
+    due = pending_email_ids(now)
+    for email_id in due:
+        send_email.delay(email_id)
+    return len(due)
+
+
+# --- Tasks that must run (recorded with the change that needs them) ------------------------------
+
+QUEUED_TASK_AGAIN_AFTER = datetime.timedelta(minutes=2)
+"""A recorded task not done this long after it was queued is queued again by the beat scan."""
+QUEUED_TASK_MAX_ATTEMPTS = 30
+"""After this many queuings a task that never finishes is left for the operator (logged as an error)."""
+
+
+def run_after_commit(task, *args) -> QueuedTask:
+    """Queue ``task(*args)`` (a QueuedAfterCommit task taking ``queued_task_id``) after the caller's
+    transaction commits, recorded in that transaction: if the broker is away then, or the message is
+    lost, :func:`requeue_tasks` queues it again. The task calls :func:`task_done` when it has run."""
+    row = QueuedTask.objects.create(task=task.name, args=list(args))
+    task.delay_on_commit(*args, queued_task_id=row.pk)
+    return row
+
+
+def task_done(queued_task_id: int | None) -> None:
+    if queued_task_id is not None:
+        QueuedTask.objects.filter(pk=queued_task_id).delete()
+
+
+def requeue_tasks(now: datetime.datetime | None = None, limit: int = 500) -> int:
+    """The beat scan: queue again each recorded task not done a while after it was queued (by name:
+    handsite imports no app's tasks). Returns how many were queued."""
+    from celery import current_app
+
+    now = now or timezone.now()
+    due = list(
+        QueuedTask.objects.filter(
+            queued_at__lte=now - QUEUED_TASK_AGAIN_AFTER, attempts__lt=QUEUED_TASK_MAX_ATTEMPTS
+        ).order_by("queued_at")[:limit]
+    )
+    for row in due:
+        current_app.send_task(row.task, args=row.args, kwargs={"queued_task_id": row.pk})
+        QueuedTask.objects.filter(pk=row.pk).update(queued_at=now, attempts=F("attempts") + 1)
+        level = logging.ERROR if row.attempts + 1 >= QUEUED_TASK_MAX_ATTEMPTS else logging.INFO
+        log.log(level, "task %s%s queued again (attempt %s)", row.task, tuple(row.args), row.attempts + 1)
+    return len(due)
 
 
 # --- Notification preferences -------------------------------------------------------------------

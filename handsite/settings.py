@@ -37,6 +37,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A form sent without its token gets the site's page saying what to do (templates/403_csrf.html).
+CSRF_FAILURE_VIEW = "handsite.views.csrf_failure"
 
 INSTALLED_APPS = [
     "handsite",
@@ -261,6 +263,7 @@ STORAGES = {
 # --- Security (only relevant with DEBUG off) ------------------------------------------------
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers check over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365, minimum=0)
@@ -328,6 +331,18 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    # The e-mail outbox (account e-mails, invitations): what no task was queued for, and retries.
+    "send-pending-emails": {
+        "task": "handsite.tasks.send_pending_emails",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    # Recorded tasks whose message was lost (a game's result while the broker was down).
+    "scan-queued-tasks": {
+        "task": "handsite.tasks.scan_queued_tasks",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "scan-reminders": {"task": "games.tasks.scan_reminders", "schedule": 60.0, "options": {"expires": 55}},
     "scan-deadlines": {"task": "games.tasks.scan_deadlines", "schedule": 60.0, "options": {"expires": 55}},
     "scan-invitations": {
@@ -342,13 +357,56 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# --- Logging --------------------------------------------------------------------------------
+# --- Logging and error reports -----------------------------------------------------------------
+# One format on every line of the web workers, the Celery workers and beat (CELERY_WORKER_LOG_FORMAT
+# below): time, level, logger, process. Errors (a 500, a task that
+# failed, an e-mail given up) go to ADMINS by e-mail, and to Sentry when SENTRY_DSN is set.
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING"))
+ADMINS = env_list("ADMINS", [])  # e-mail addresses, comma-separated
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING"))},
+    "formatters": {
+        "operator": {
+            "format": "{asctime} {levelname} {name} [{process}] {message}",
+            "style": "{",
+        },
+    },
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "operator"},
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "handsite.logs.OutboxAdminEmailHandler",  # through the outbox
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own (its default would print a second, unformatted line in development)
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # runserver's request lines keep their own handler (development only)
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
+# Celery sets up the workers' and beat's logging itself (-l INFO), in the same format.
+CELERY_WORKER_LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"
+CELERY_WORKER_TASK_LOG_FORMAT = (
+    "%(asctime)s %(levelname)s %(name)s [%(process)d] %(task_name)s[%(task_id)s] %(message)s"
+)
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration(monitor_beat_tasks=False)],
+        environment=env_str("SENTRY_ENVIRONMENT", "production" if not DEBUG else "development"),
+        send_default_pii=False,  # no e-mail addresses, cookies or bodies of people's requests
+        traces_sample_rate=0.0,
+    )
 
 # --- The site -------------------------------------------------------------------------------
 # How long an e-mail invitation stays valid.

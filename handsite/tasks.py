@@ -42,14 +42,38 @@ def ping() -> str:
     return "pong"
 
 
-@shared_task(bind=True, max_retries=5, default_retry_delay=60)
-def send_invitation_email(self, invitation_id: int) -> bool:
-    """Send an e-mail invitation once (services claims the row with a conditional update, so a
-    repeated delivery of the task sends nothing). Returns whether an e-mail was sent."""
-    try:
-        return services.send_invitation_email(invitation_id)
-    except OSError as exc:
-        raise self.retry(exc=exc) from exc
+@shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
+def send_invitation_email(invitation_id: int) -> bool:
+    """Put an e-mail invitation in the outbox once (invitations made before the outbox queued this task;
+    services.invite_by_email now queues the e-mail itself). Returns whether it was queued now."""
+    return services.queue_invitation_email(invitation_id)
+
+
+# --- The e-mail outbox ------------------------------------------------------------------------
+
+
+@shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
+def send_email(email_id: int) -> str:
+    """Send one outbox e-mail (an account e-mail, an invitation) at most once: services.send_email
+    claims the row; a failure leaves it pending with its error for a later sweep."""
+    return services.send_email(email_id)
+
+
+@shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
+def send_pending_emails() -> int:
+    """Beat, every minute: queue the outbox's due e-mails (the broker was away at the commit, a retry
+    is due, a worker died). Returns how many were queued."""
+    queued = services.queue_pending_emails()
+    if queued:
+        log.info("outbox sweep: %s e-mails queued", queued)
+    return queued
+
+
+@shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
+def scan_queued_tasks() -> int:
+    """Beat, every minute: queue again the recorded tasks that were not done (their message was never
+    sent or got lost: a game's result for the standings while Redis was down)."""
+    return services.requeue_tasks()
 
 
 @shared_task

@@ -3,8 +3,16 @@ from django.urls import include, path
 
 from handsite import i18n, notification_views, views
 
+# The error pages, in the site's layout and the reader's language (DEBUG=0 only; CSRF_FAILURE_VIEW too).
+handler400 = "handsite.views.bad_request"
+handler403 = "handsite.views.permission_denied"
+handler404 = "handsite.views.page_not_found"
+handler500 = "handsite.views.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
+    # For load balancers: the database and the broker (README "Running at scale"). No trailing slash.
+    path("healthz", views.healthz, name="healthz"),
     path("groups/new/", views.group_create, name="group_create"),
     path("groups/<slug:group_slug>/", views.group_detail, name="group_detail"),
     path("groups/<slug:group_slug>/edit/", views.group_edit, name="group_edit"),

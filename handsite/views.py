@@ -8,16 +8,22 @@ import datetime
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseServerError
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from handsite import sections, services
+from handsite import health, sections, services
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
 from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, ProfileForm, RoleForm
+from handsite.i18n import language_from_cookie
 from handsite.models import Membership, Role
 
 
@@ -219,3 +225,72 @@ def profile(request):
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, samesite="Lax")
         return response
     return render(request, "handsite/profile.html", {"form": form})
+
+
+# --- For when things go wrong ---------------------------------------------------------------------
+
+
+@csrf_exempt
+@never_cache
+@language_from_cookie  # reads neither the session nor the user
+@require_http_methods(["GET", "HEAD"])
+def healthz(request):
+    """For load balancers and monitors: 200 "ok" when the database answers and the Celery broker is
+    reachable, else 503 naming each part that failed ("database: OperationalError"). Reads no session
+    and sets no cookie; exempt from the HTTPS redirect (SECURE_REDIRECT_EXEMPT)."""
+    problems = health.problems()
+    lines = [f"{part}: {problems.get(part, 'ok')}" for part in health.PARTS]
+    status = 503 if problems else 200
+    return HttpResponse(
+        "\n".join(["failed" if problems else "ok", *lines, ""]),
+        status=status,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+def _error_page(request, template: str, status: int, **context):
+    return render(request, template, {"referer": _same_site_referer(request), **context}, status=status)
+
+
+def _same_site_referer(request) -> str:
+    """The page the person came from, when it was one of the site's (a way back), else ""."""
+    referer = request.META.get("HTTP_REFERER", "")
+    try:
+        origin = f"{request.scheme}://{request.get_host()}/"
+    except Exception:  # a refused Host header (the 400 page itself)
+        return ""
+    return referer if referer.startswith(origin) and len(referer) < 2000 else ""
+
+
+def bad_request(request, exception=None):
+    return _error_page(request, "400.html", 400)
+
+
+def permission_denied(request, exception=None):
+    return _error_page(request, "403.html", 403)
+
+
+def page_not_found(request, exception=None):
+    return _error_page(request, "404.html", 404)
+
+
+def csrf_failure(request, reason=""):
+    """A form sent without its security token (an old tab, cookies off): say how to go on."""
+    return _error_page(request, "403_csrf.html", 403, no_cookie=reason == REASON_NO_CSRF_COOKIE)
+
+
+def server_error(request):
+    """The 500 page in the site's layout; when that cannot be drawn (the database is what failed and the
+    header asks it who is logged in) the same page without the person's menu, and at worst a line of
+    text. Never raises."""
+    try:
+        return render(request, "500.html", {"referer": ""}, status=500)
+    except Exception:
+        pass
+    try:
+        return HttpResponseServerError(render_to_string("500.html", {"referer": ""}))
+    except Exception:
+        return HttpResponseServerError(
+            _("Something went wrong on our side. Please try again in a minute."),
+            content_type="text/plain; charset=utf-8",
+        )

@@ -8,11 +8,17 @@ from tests.factories import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-def test_a_new_person_signs_up_with_a_display_name(client, mailoutbox):
-    response = client.post(
-        reverse("account_signup"),
-        {"email": "nour@example.com", "display_name": "Nour", "password1": PASSWORD, "password2": PASSWORD},
-    )
+def test_a_new_person_signs_up_with_a_display_name(client, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):  # the outbox sends once the sign-up commits
+        response = client.post(
+            reverse("account_signup"),
+            {
+                "email": "nour@example.com",
+                "display_name": "Nour",
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+            },
+        )
     assert response.status_code == 302
     user = User.objects.get(email="nour@example.com")
     assert user.name == "Nour"
@@ -59,8 +65,9 @@ def test_mandatory_verification_keeps_an_unverified_person_out(client, settings,
     assert "confirm-email" in response.url
 
 
-def test_password_reset_sends_an_email(client, member, mailoutbox):
-    client.post(reverse("account_reset_password"), {"email": member.email})
+def test_password_reset_sends_an_email(client, member, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("account_reset_password"), {"email": member.email})
     assert len(mailoutbox) == 1
     assert "/accounts/password/reset/key/" in mailoutbox[0].body
 

@@ -5,7 +5,7 @@ remembered on the new account, so the first log-in from anywhere lands them in t
 import re
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from handsite import services
@@ -29,13 +29,15 @@ def link(owner, group):
 
 
 def sign_up_through(link, mailoutbox) -> str:
-    """Follow the invite link logged out and sign up in a browser of its own; the confirmation link."""
+    """Follow the invite link logged out and sign up in a browser of its own; the confirmation link
+    (sent from the outbox once the sign-up's transaction commits)."""
     phone = Client()
     assert phone.get(link.get_absolute_url()).status_code == 200
-    response = phone.post(
-        reverse("account_signup"),
-        {"email": EMAIL, "display_name": "Nadia", "password1": PASSWORD, "password2": PASSWORD},
-    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = phone.post(
+            reverse("account_signup"),
+            {"email": EMAIL, "display_name": "Nadia", "password1": PASSWORD, "password2": PASSWORD},
+        )
     assert response.status_code == 302
     assert "_auth_user_id" not in phone.session  # mandatory: not logged in until confirmed
     (mail,) = [m for m in mailoutbox if EMAIL in m.to]

@@ -26,9 +26,10 @@ def test_the_sender_carries_the_site_name(settings):
     assert settings.DEFAULT_FROM_EMAIL == "Hand <noreply@localhost>"
 
 
-def test_account_emails_name_the_site_not_the_host(client, member):
+def test_account_emails_name_the_site_not_the_host(client, member, django_capture_on_commit_callbacks):
     Site.objects.clear_cache()
-    response = client.post(reverse("account_reset_password"), {"email": member.email})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("account_reset_password"), {"email": member.email})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
