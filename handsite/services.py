@@ -320,6 +320,38 @@ def purge_stale_invitations(*, older_than: datetime.timedelta = datetime.timedel
     return deleted + deleted_expired
 
 
+def purge_old_notifications(*, now: datetime.datetime | None = None) -> int:
+    """Delete the notifications e-mailed (or never to be e-mailed) more than
+    HANDSITE_NOTIFICATION_RETENTION_DAYS ago: the outbox and the in-site list would otherwise only grow.
+    Rows still waiting, being sent or failed stay (the operator sees failures in the admin)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.HANDSITE_NOTIFICATION_RETENTION_DAYS)
+    deleted, _detail = Notification.objects.filter(
+        state__in=[NotificationState.SENT, NotificationState.SKIPPED], created_at__lt=cutoff
+    ).delete()
+    return deleted
+
+
+def send_again(notification_ids: list[int]) -> int:
+    """The admin's "send again": the chosen notifications that failed, were sent or were skipped go
+    back to the outbox as pending, due now, and are queued after the commit (a kind that is no longer
+    current is still skipped by ``deliver``). Rows waiting or being sent are left alone. Returns how
+    many were put back."""
+    rows = Notification.objects.filter(
+        pk__in=notification_ids,
+        state__in=[NotificationState.FAILED, NotificationState.SENT, NotificationState.SKIPPED],
+    )
+    ids = list(rows.values_list("pk", flat=True))
+    Notification.objects.filter(pk__in=ids).update(
+        state=NotificationState.PENDING, send_after=timezone.now(), claimed_at=None, sent_at=None
+    )
+    if ids:
+        from handsite.tasks import send_notifications
+
+        for start in range(0, len(ids), SEND_CHUNK):
+            send_notifications.delay_on_commit(ids[start : start + SEND_CHUNK])
+    return len(ids)
+
+
 def claim_invitation_email(invitation_id: int) -> Invitation | None:
     """The e-mail invitation to send, claimed with a conditional update (a repeated task sends
     nothing); None if it is sent, revoked or gone."""
