@@ -224,7 +224,8 @@ if EMAIL_MODE == "smtp":
 elif EMAIL_MODE == "file":
     MAILERS = {
         "default": {
-            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            # One .eml per message, read back decoded on /dev/mail/ (handsite/devmail.py).
+            "BACKEND": "handsite.devmail.EmlBackend",
             "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
         }
     }

@@ -37,4 +37,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("scoring.urls")),
     path("admin/", admin.site.urls),
+    # Development only (DEBUG, staff or this machine): the e-mails written to var/mail/, decoded.
+    path("dev/mail/", views.dev_mail, name="dev_mail"),
+    path("dev/mail/<str:name>/", views.dev_mail, name="dev_mail_message"),
 ]

@@ -4,17 +4,19 @@ partial of the page template; every action also works as a plain form post."""
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from handsite import sections, services
+from handsite import devmail, sections, services
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
 from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, ProfileForm, RoleForm
@@ -219,3 +221,23 @@ def profile(request):
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, samesite="Lax")
         return response
     return render(request, "handsite/profile.html", {"form": form})
+
+
+def _may_read_dev_mail(request) -> bool:
+    """The development mail page: only with DEBUG, and only for staff or a browser on this machine."""
+    local = request.META.get("REMOTE_ADDR") in ("127.0.0.1", "::1")
+    return settings.DEBUG and (local or request.user.is_staff)
+
+
+@require_http_methods(["GET"])
+def dev_mail(request, name: str = ""):
+    """Development only: the e-mails written to var/mail/, newest first, one shown decoded with its
+    links whole. 404 in production."""
+    if not _may_read_dev_mail(request):
+        raise Http404
+    folder = Path(settings.MAILERS["default"].get("OPTIONS", {}).get("file_path", settings.VAR_DIR / "mail"))
+    listed = [devmail.read(folder, entry, body=False) for entry in devmail.names(folder)]
+    shown = devmail.read(folder, name or (listed[0].name if listed else ""))
+    if name and shown is None:
+        raise Http404
+    return render(request, "handsite/dev_mail.html", {"mails": listed, "shown": shown, "folder": folder})

@@ -165,3 +165,19 @@ def test_the_admin_adds_a_person_with_the_e_mail_address_alone(staff):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert User.objects.get(email="new@example.com").username == "new@example.com"
+
+
+def test_every_setting_the_code_reads_from_the_environment_is_in_the_readme_table():
+    import re
+
+    from tests.support import ROOT
+
+    read = set()
+    for app in ("handsite", "games", "scoring"):
+        for path in (ROOT / app).rglob("*.py"):
+            read |= set(
+                re.findall(r"env_(?:str|int|bool|list|choice|url)\(\s*\"([A-Z_]+)\"", path.read_text())
+            )
+    table = (ROOT / "README.md").read_text().split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    assert "TIME_ZONE" in read
+    assert sorted(name for name in read if f"`{name}`" not in table) == []
