@@ -142,13 +142,19 @@ def _unique_slug(name: str) -> str:
 
 
 @transaction.atomic
-def create_group(*, owner, name: str, description: str = "") -> PlayerGroup:
-    """A new group whose creator is its owner."""
+def create_group(*, owner, name: str, description: str = "", invite_link: bool = False) -> PlayerGroup:
+    """A new group whose creator is its owner; with ``invite_link``, the group's link is made at once
+    (never expiring; the organiser switches it off on the group page)."""
     name = name.strip()
     if not name:
         raise GroupError(_("A group needs a name."))
-    group = PlayerGroup.objects.create(name=name, slug=_unique_slug(name), description=description.strip())
-    Membership.objects.create(group=group, user=owner, role=Role.OWNER)
+    with transaction.atomic():
+        group = PlayerGroup.objects.create(
+            name=name, slug=_unique_slug(name), description=description.strip()
+        )
+        Membership.objects.create(group=group, user=owner, role=Role.OWNER)
+        if invite_link:
+            Invitation.objects.create(group=group, created_by=owner)
     return group
 
 
@@ -254,6 +260,33 @@ def revoke_invite_link(*, actor_membership: Membership) -> int:
     return actor_membership.group.invitations.filter(email="", revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+
+
+def pending_email_invitations(group: PlayerGroup) -> list[Invitation]:
+    """The group's e-mail invitations still waiting for their answer (not accepted, taken back or
+    expired), newest first."""
+    return list(
+        group.invitations.exclude(email="")
+        .filter(accepted_at__isnull=True, revoked_at__isnull=True)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def take_back_email_invitation(*, actor_membership: Membership, invitation_id: int) -> Invitation | None:
+    """Take back one of the group's pending e-mail invitations: its link stops working (an e-mail not
+    sent yet is not sent). None when there is no such pending invitation."""
+    _require_manager(actor_membership)
+    invitation = (
+        actor_membership.group.invitations.exclude(email="")
+        .filter(pk=invitation_id, accepted_at__isnull=True, revoked_at__isnull=True)
+        .first()
+    )
+    if invitation is None:
+        return None
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+    return invitation
 
 
 def invite_by_email(*, actor_membership: Membership, email: str) -> Invitation:

@@ -11,6 +11,11 @@ urlpatterns = [
     path("groups/<slug:group_slug>/leave/", views.group_leave, name="group_leave"),
     path("groups/<slug:group_slug>/invite-link/", views.invite_link, name="group_invite_link"),
     path("groups/<slug:group_slug>/invite-email/", views.invite_email, name="group_invite_email"),
+    path(
+        "groups/<slug:group_slug>/invitations/<int:invitation_id>/take-back/",
+        views.invitation_take_back,
+        name="group_invitation_take_back",
+    ),
     path("groups/<slug:group_slug>/members/<int:membership_id>/role/", views.member_role, name="member_role"),
     path(
         "groups/<slug:group_slug>/members/<int:membership_id>/remove/",

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from handsite import devmail, sections, services
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
-from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, ProfileForm, RoleForm
+from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, NewGroupForm, ProfileForm, RoleForm
 from handsite.models import Membership, Role
 
 
@@ -36,14 +36,19 @@ def home(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_create(request):
-    form = GroupForm(request.POST or None)
+    form = NewGroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             group = services.create_group(owner=request.user, **form.cleaned_data)
         except services.GroupError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, _("Your group is ready. Invite your friends with the link below."))
+            if form.cleaned_data["invite_link"]:
+                messages.success(request, _("Your group is ready. Invite your friends with the link below."))
+            else:
+                messages.success(
+                    request, _("Your group is ready. Make an invite link below or invite friends by e-mail.")
+                )
             return redirect(group)
     return render(request, "handsite/group_form.html", {"form": form})
 
@@ -62,6 +67,7 @@ def _group_context(request, group, membership, **extra):
         link = group.active_link_invitation()
         context["invite_link"] = link
         context["invite_url"] = request.build_absolute_uri(link.get_absolute_url()) if link else None
+        context["pending_invitations"] = services.pending_email_invitations(group)
     context |= extra
     return context
 
@@ -85,13 +91,16 @@ def group_edit(request, group, membership):
     return render(request, "handsite/group_form.html", {"form": form, "group": group})
 
 
-def _respond(request, group, membership, partial, error=None):
-    """HTMX: the page's partial (with the error inline). Otherwise: back to the group page."""
+def _respond(request, group, membership, partial, error=None, done=None):
+    """HTMX: the page's partial (with the error or what was done inline). Otherwise: back to the group
+    page, saying it there."""
     if request.htmx:
-        context = _group_context(request, group, membership, error=error)
+        context = _group_context(request, group, membership, error=error, done=done)
         return render(request, f"handsite/group_detail.html#{partial}", context)
     if error:
         messages.error(request, error)
+    if done:
+        messages.success(request, done)
     return redirect(group)
 
 
@@ -125,10 +134,20 @@ def invite_email(request, group, membership):
         invitation = services.invite_by_email(actor_membership=membership, email=form.cleaned_data["email"])
     except services.GroupError as error:
         return _respond(request, group, membership, "invite", error=error.message)
-    messages.success(request, _("Invitation sent to %(email)s.") % {"email": invitation.email})
-    if request.htmx:
-        return _respond(request, group, membership, "invite")
-    return redirect(group)
+    done = _("Invitation sent to %(email)s.") % {"email": invitation.email}
+    return _respond(request, group, membership, "invite", done=done)
+
+
+@group_view(manage=True)
+@require_POST
+def invitation_take_back(request, group, membership, invitation_id):
+    invitation = services.take_back_email_invitation(actor_membership=membership, invitation_id=invitation_id)
+    if invitation is None:
+        return _respond(
+            request, group, membership, "invite", error=_("That invitation is no longer pending.")
+        )
+    done = _("The invitation to %(email)s is taken back.") % {"email": invitation.email}
+    return _respond(request, group, membership, "invite", done=done)
 
 
 @group_view(manage=True)
