@@ -524,6 +524,14 @@ def game_replay(request, group, membership, game_id):
 
 
 @require_GET
+@require_GET
+def rules_index(request):
+    """Every rule set, each with what it is in one line and a link to its rules page; public."""
+    return render(
+        request, "games/rules_index.html", {"books": [rules.rulebook(slug) for slug in rules.RULE_SET_ORDER]}
+    )
+
+
 def rules_page(request, slug):
     """The rules of one rule set in players' words; public. ``?game=<id>`` adds that game's option
     values, for a member of the game's group only: for anybody else the page is the plain rules page,

@@ -100,6 +100,17 @@ class GroupForm(forms.ModelForm):
         return self.cleaned_data["name"]
 
 
+class NewGroupForm(GroupForm):
+    """A new group, with its invite link made at once unless the organiser turns that off."""
+
+    invite_link = forms.BooleanField(
+        label=_("Make an invite link now"),
+        help_text=_("Anyone with the link can join. You can switch it off or make a new one later."),
+        required=False,
+        initial=True,
+    )
+
+
 class InviteLinkForm(forms.Form):
     EXPIRY_CHOICES = [
         ("", _("Never expires")),

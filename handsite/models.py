@@ -62,7 +62,10 @@ class User(AbstractUser):
     objects = EmailUserManager()
 
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS = ["email"]
+    # Log-in (the admin's included) and createsuperuser ask for the e-mail address alone; the username
+    # column is filled with it by the manager.
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS = []
 
     class Meta:
         verbose_name = _("user")

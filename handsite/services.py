@@ -125,13 +125,19 @@ def _unique_slug(name: str) -> str:
 
 
 @transaction.atomic
-def create_group(*, owner, name: str, description: str = "") -> PlayerGroup:
-    """A new group whose creator is its owner."""
+def create_group(*, owner, name: str, description: str = "", invite_link: bool = False) -> PlayerGroup:
+    """A new group whose creator is its owner; with ``invite_link``, the group's link is made at once
+    (never expiring; the organiser switches it off on the group page)."""
     name = name.strip()
     if not name:
         raise GroupError(_("A group needs a name."))
-    group = PlayerGroup.objects.create(name=name, slug=_unique_slug(name), description=description.strip())
-    Membership.objects.create(group=group, user=owner, role=Role.OWNER)
+    with transaction.atomic():
+        group = PlayerGroup.objects.create(
+            name=name, slug=_unique_slug(name), description=description.strip()
+        )
+        Membership.objects.create(group=group, user=owner, role=Role.OWNER)
+        if invite_link:
+            Invitation.objects.create(group=group, created_by=owner)
     return group
 
 
@@ -239,6 +245,33 @@ def revoke_invite_link(*, actor_membership: Membership) -> int:
     )
 
 
+def pending_email_invitations(group: PlayerGroup) -> list[Invitation]:
+    """The group's e-mail invitations still waiting for their answer (not accepted, taken back or
+    expired), newest first."""
+    return list(
+        group.invitations.exclude(email="")
+        .filter(accepted_at__isnull=True, revoked_at__isnull=True)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def take_back_email_invitation(*, actor_membership: Membership, invitation_id: int) -> Invitation | None:
+    """Take back one of the group's pending e-mail invitations: its link stops working (an e-mail not
+    sent yet is not sent). None when there is no such pending invitation."""
+    _require_manager(actor_membership)
+    invitation = (
+        actor_membership.group.invitations.exclude(email="")
+        .filter(pk=invitation_id, accepted_at__isnull=True, revoked_at__isnull=True)
+        .first()
+    )
+    if invitation is None:
+        return None
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
 @transaction.atomic
 def invite_by_email(*, actor_membership: Membership, email: str) -> Invitation:
     """Create a one-time invitation for an e-mail address, its e-mail in the outbox in the same
@@ -301,6 +334,38 @@ def purge_stale_invitations(*, older_than: datetime.timedelta = datetime.timedel
     deleted, _detail = Invitation.objects.filter(revoked_at__lt=cutoff).delete()
     deleted_expired, _detail = Invitation.objects.filter(expires_at__lt=cutoff).delete()
     return deleted + deleted_expired
+
+
+def purge_old_notifications(*, now: datetime.datetime | None = None) -> int:
+    """Delete the notifications e-mailed (or never to be e-mailed) more than
+    HANDSITE_NOTIFICATION_RETENTION_DAYS ago: the outbox and the in-site list would otherwise only grow.
+    Rows still waiting, being sent or failed stay (the operator sees failures in the admin)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.HANDSITE_NOTIFICATION_RETENTION_DAYS)
+    deleted, _detail = Notification.objects.filter(
+        state__in=[NotificationState.SENT, NotificationState.SKIPPED], created_at__lt=cutoff
+    ).delete()
+    return deleted
+
+
+def send_again(notification_ids: list[int]) -> int:
+    """The admin's "send again": the chosen notifications that failed, were sent or were skipped go
+    back to the outbox as pending, due now, and are queued after the commit (a kind that is no longer
+    current is still skipped by ``deliver``). Rows waiting or being sent are left alone. Returns how
+    many were put back."""
+    rows = Notification.objects.filter(
+        pk__in=notification_ids,
+        state__in=[NotificationState.FAILED, NotificationState.SENT, NotificationState.SKIPPED],
+    )
+    ids = list(rows.values_list("pk", flat=True))
+    Notification.objects.filter(pk__in=ids).update(
+        state=NotificationState.PENDING, send_after=timezone.now(), claimed_at=None, sent_at=None
+    )
+    if ids:
+        from handsite.tasks import send_notifications
+
+        for start in range(0, len(ids), SEND_CHUNK):
+            send_notifications.delay_on_commit(ids[start : start + SEND_CHUNK])
+    return len(ids)
 
 
 def claim_invitation_email(invitation_id: int) -> Invitation | None:

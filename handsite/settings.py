@@ -227,7 +227,8 @@ if EMAIL_MODE == "smtp":
 elif EMAIL_MODE == "file":
     MAILERS = {
         "default": {
-            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            # One .eml per message, read back decoded on /dev/mail/ (handsite/devmail.py).
+            "BACKEND": "handsite.devmail.EmlBackend",
             "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
         }
     }
@@ -315,6 +316,8 @@ CELERY_TASK_ROUTES = {
     "*.tasks.scan_*": {"queue": "scans"},
     "handsite.tasks.make_daily_digests": {"queue": "scans"},
     "handsite.tasks.purge_stale_invitations": {"queue": "scans"},
+    "handsite.tasks.purge_expired_sessions": {"queue": "scans"},
+    "handsite.tasks.purge_old_notifications": {"queue": "scans"},
     "games.tasks.record_online_result": {"queue": "results"},
     "scoring.tasks.*": {"queue": "results"},
 }
@@ -324,6 +327,15 @@ CELERY_BEAT_SCHEDULE = {
     "purge-stale-invitations": {
         "task": "handsite.tasks.purge_stale_invitations",
         "schedule": crontab(minute=17, hour=3),
+    },
+    # Tables that only grow: expired sessions, and notifications past their retention (issue 30).
+    "purge-expired-sessions": {
+        "task": "handsite.tasks.purge_expired_sessions",
+        "schedule": crontab(minute=27, hour=3),
+    },
+    "purge-old-notifications": {
+        "task": "handsite.tasks.purge_old_notifications",
+        "schedule": crontab(minute=37, hour=3),
     },
     # Notifications and deadlines (issue 6): indexed scans of database columns, never long countdowns.
     "send-pending-notifications": {
@@ -432,3 +444,5 @@ HANDSITE_VACATION_DAYS_PER_YEAR = env_int("HANDSITE_VACATION_DAYS_PER_YEAR", 21,
 HANDSITE_NOTIFY_GRACE_MINUTES = env_int("HANDSITE_NOTIFY_GRACE_MINUTES", 10, minimum=0, maximum=24 * 60)
 # A player invited to a game has this long to accept or decline; then the seat is free again.
 GAMES_INVITATION_REPLY_HOURS = env_int("GAMES_INVITATION_REPLY_HOURS", 48, minimum=1, maximum=30 * 24)
+# Sent notifications (the outbox and the in-site list) are deleted after this many days.
+HANDSITE_NOTIFICATION_RETENTION_DAYS = env_int("HANDSITE_NOTIFICATION_RETENTION_DAYS", 90, minimum=1)

@@ -7,6 +7,7 @@ import logging
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
+from django.core.management import call_command
 
 from handsite import services
 
@@ -79,6 +80,20 @@ def scan_queued_tasks() -> int:
 @shared_task
 def purge_stale_invitations() -> int:
     return services.purge_stale_invitations()
+
+
+@shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
+def purge_expired_sessions() -> None:
+    """Delete expired sessions (Django's ``clearsessions``): the session table only grows otherwise."""
+    call_command("clearsessions")
+
+
+@shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
+def purge_old_notifications() -> int:
+    """Delete notifications sent more than HANDSITE_NOTIFICATION_RETENTION_DAYS ago."""
+    deleted = services.purge_old_notifications()
+    log.info("deleted %d notifications past their retention", deleted)
+    return deleted
 
 
 # --- Notifications --------------------------------------------------------------------------------

@@ -19,6 +19,11 @@ urlpatterns = [
     path("groups/<slug:group_slug>/leave/", views.group_leave, name="group_leave"),
     path("groups/<slug:group_slug>/invite-link/", views.invite_link, name="group_invite_link"),
     path("groups/<slug:group_slug>/invite-email/", views.invite_email, name="group_invite_email"),
+    path(
+        "groups/<slug:group_slug>/invitations/<int:invitation_id>/take-back/",
+        views.invitation_take_back,
+        name="group_invitation_take_back",
+    ),
     path("groups/<slug:group_slug>/members/<int:membership_id>/role/", views.member_role, name="member_role"),
     path(
         "groups/<slug:group_slug>/members/<int:membership_id>/remove/",
@@ -45,4 +50,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("scoring.urls")),
     path("admin/", admin.site.urls),
+    # Development only (DEBUG, staff or this machine): the e-mails written to var/mail/, decoded.
+    path("dev/mail/", views.dev_mail, name="dev_mail"),
+    path("dev/mail/<str:name>/", views.dev_mail, name="dev_mail_message"),
 ]

@@ -4,11 +4,12 @@ partial of the page template; every action also works as a plain form post."""
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseServerError
+from django.http import Http404, HttpResponse, HttpResponseServerError
 from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -19,10 +20,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from handsite import health, sections, services
+from handsite import devmail, health, sections, services
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
-from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, ProfileForm, RoleForm
+from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, NewGroupForm, ProfileForm, RoleForm
 from handsite.i18n import language_from_cookie
 from handsite.models import Membership, Role
 
@@ -40,14 +41,19 @@ def home(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_create(request):
-    form = GroupForm(request.POST or None)
+    form = NewGroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             group = services.create_group(owner=request.user, **form.cleaned_data)
         except services.GroupError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, _("Your group is ready. Invite your friends with the link below."))
+            if form.cleaned_data["invite_link"]:
+                messages.success(request, _("Your group is ready. Invite your friends with the link below."))
+            else:
+                messages.success(
+                    request, _("Your group is ready. Make an invite link below or invite friends by e-mail.")
+                )
             return redirect(group)
     return render(request, "handsite/group_form.html", {"form": form})
 
@@ -66,6 +72,7 @@ def _group_context(request, group, membership, **extra):
         link = group.active_link_invitation()
         context["invite_link"] = link
         context["invite_url"] = request.build_absolute_uri(link.get_absolute_url()) if link else None
+        context["pending_invitations"] = services.pending_email_invitations(group)
     context |= extra
     return context
 
@@ -89,13 +96,16 @@ def group_edit(request, group, membership):
     return render(request, "handsite/group_form.html", {"form": form, "group": group})
 
 
-def _respond(request, group, membership, partial, error=None):
-    """HTMX: the page's partial (with the error inline). Otherwise: back to the group page."""
+def _respond(request, group, membership, partial, error=None, done=None):
+    """HTMX: the page's partial (with the error or what was done inline). Otherwise: back to the group
+    page, saying it there."""
     if request.htmx:
-        context = _group_context(request, group, membership, error=error)
+        context = _group_context(request, group, membership, error=error, done=done)
         return render(request, f"handsite/group_detail.html#{partial}", context)
     if error:
         messages.error(request, error)
+    if done:
+        messages.success(request, done)
     return redirect(group)
 
 
@@ -129,10 +139,20 @@ def invite_email(request, group, membership):
         invitation = services.invite_by_email(actor_membership=membership, email=form.cleaned_data["email"])
     except services.GroupError as error:
         return _respond(request, group, membership, "invite", error=error.message)
-    messages.success(request, _("Invitation sent to %(email)s.") % {"email": invitation.email})
-    if request.htmx:
-        return _respond(request, group, membership, "invite")
-    return redirect(group)
+    done = _("Invitation sent to %(email)s.") % {"email": invitation.email}
+    return _respond(request, group, membership, "invite", done=done)
+
+
+@group_view(manage=True)
+@require_POST
+def invitation_take_back(request, group, membership, invitation_id):
+    invitation = services.take_back_email_invitation(actor_membership=membership, invitation_id=invitation_id)
+    if invitation is None:
+        return _respond(
+            request, group, membership, "invite", error=_("That invitation is no longer pending.")
+        )
+    done = _("The invitation to %(email)s is taken back.") % {"email": invitation.email}
+    return _respond(request, group, membership, "invite", done=done)
 
 
 @group_view(manage=True)
@@ -294,3 +314,23 @@ def server_error(request):
             _("Something went wrong on our side. Please try again in a minute."),
             content_type="text/plain; charset=utf-8",
         )
+
+
+def _may_read_dev_mail(request) -> bool:
+    """The development mail page: only with DEBUG, and only for staff or a browser on this machine."""
+    local = request.META.get("REMOTE_ADDR") in ("127.0.0.1", "::1")
+    return settings.DEBUG and (local or request.user.is_staff)
+
+
+@require_http_methods(["GET"])
+def dev_mail(request, name: str = ""):
+    """Development only: the e-mails written to var/mail/, newest first, one shown decoded with its
+    links whole. 404 in production."""
+    if not _may_read_dev_mail(request):
+        raise Http404
+    folder = Path(settings.MAILERS["default"].get("OPTIONS", {}).get("file_path", settings.VAR_DIR / "mail"))
+    listed = [devmail.read(folder, entry, body=False) for entry in devmail.names(folder)]
+    shown = devmail.read(folder, name or (listed[0].name if listed else ""))
+    if name and shown is None:
+        raise Http404
+    return render(request, "handsite/dev_mail.html", {"mails": listed, "shown": shown, "folder": folder})

@@ -1,6 +1,7 @@
 """The fixed cast every test uses: `owner`, `admin`, `member` of `group`, and an `outsider` who is in no
 group. Later apps reuse these fixtures and tests/factories.py."""
 
+import os
 import uuid
 
 import pytest
@@ -9,6 +10,45 @@ from django.core.cache import cache
 from handsite.celery import app as celery_app
 from handsite.models import Role
 from tests.factories import PASSWORD, MembershipFactory, PlayerGroupFactory, UserFactory
+from tests.support import delete_redis_keys, redis_db_of, redis_keys, service_url
+
+
+def pytest_configure(config):
+    """The suite uses the Redis database it is given, never db 0 (where a site on this machine may keep
+    its broker, sessions and cache): a REDIS_URL naming db 0 stops the run before any test."""
+    url = os.environ.get("REDIS_URL")
+    if url and redis_db_of(url) == 0:
+        raise pytest.UsageError(
+            f"REDIS_URL={url} names Redis db 0: give the tests a database of their own, "
+            "e.g. redis://127.0.0.1:6379/15 (tests never touch db 0)"
+        )
+
+
+def _is_controller(config) -> bool:
+    return not hasattr(config, "workerinput")  # pytest-xdist's workers have it; a plain run is a controller
+
+
+def pytest_sessionstart(session):
+    """Remember the keys the tests' Redis database held before the run (None: no Redis here)."""
+    if _is_controller(session.config):
+        session.config._redis_keys_before = redis_keys(service_url("redis"))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The run leaves no key behind in the tests' Redis database: any new one fails the run."""
+    before = getattr(session.config, "_redis_keys_before", None)
+    if not _is_controller(session.config) or before is None:
+        return
+    left = sorted(
+        key.decode(errors="replace") for key in (redis_keys(service_url("redis")) or set()) - before
+    )
+    if left:
+        url = service_url("redis")
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        message = f"the tests left {len(left)} keys in {url}: {', '.join(left[:10])}"
+        if reporter:
+            reporter.write_line(f"FAILED (Redis keys left behind): {message}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -31,6 +71,11 @@ def _fresh_cache(settings):
     yield
     if "locmem" in settings.CACHES["default"]["BACKEND"]:
         cache.clear()
+    # A test's keys in Redis (its own prefix, or one a test set with tests.support.caches_on_redis)
+    # are deleted with it, so the run leaves none behind.
+    for config in settings.CACHES.values():
+        if "Redis" in config["BACKEND"] and str(config.get("KEY_PREFIX", "")).startswith("test-"):
+            delete_redis_keys(config["LOCATION"], f"{config['KEY_PREFIX']}:*")
 
 
 @pytest.fixture

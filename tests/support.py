@@ -18,10 +18,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+# The tests' own Redis database when REDIS_URL does not name one: never db 0, which a site on this
+# machine may be using (tests/conftest.py refuses a REDIS_URL naming db 0).
+TEST_REDIS_DB = 15
 DEFAULT_URLS = {
     "postgres": "postgres://postgres@127.0.0.1:5432/postgres",
-    "redis": "redis://127.0.0.1:6379/0",
+    "redis": f"redis://127.0.0.1:6379/{TEST_REDIS_DB}",
 }
+
+
+def redis_db_of(url: str) -> int:
+    """The database number a redis:// URL names (0 when it names none, as Redis takes it)."""
+    path = urlsplit(url).path.strip("/")
+    return int(path) if path.isdigit() else 0
 
 
 def in_ci() -> bool:
@@ -141,3 +150,46 @@ def caches_on_redis(settings, url: str, prefix: str = "t") -> None:
     }
     settings.SESSION_ENGINE = "handsite.sessions"
     settings.SESSION_CACHE_ALIAS = "sessions"
+
+
+def redis_keys(url: str, match: str = "*") -> set[bytes] | None:
+    """The keys of the Redis database ``url`` names (matching ``match``), or None when it does not
+    answer at once."""
+    import redis
+
+    try:
+        server = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        return set(server.scan_iter(match=match, count=1000))
+    except redis.RedisError:
+        return None
+
+
+def delete_redis_keys(url: str, match: str) -> None:
+    """Delete the keys matching ``match`` (a test's own prefix) from the database ``url`` names; a
+    server that does not answer (a test stopped or hung it) has nothing to delete."""
+    import redis
+
+    try:
+        server = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        keys = list(server.scan_iter(match=match, count=1000))
+        if keys:
+            server.delete(*keys)
+    except redis.RedisError:
+        pass
+
+
+@contextlib.contextmanager
+def removing_new_redis_keys(url: str | None):
+    """A block that runs a real Celery worker or client on the Redis database ``url`` (None: no Redis):
+    the keys they made (kombu's bindings, task results) are deleted after it. Keys of the tests' own
+    cache prefixes (``test-…``, deleted by their tests) are left alone: another test may be using them."""
+    before = redis_keys(url) if url else None
+    try:
+        yield
+    finally:
+        if before is not None:
+            import redis
+
+            made = [key for key in (redis_keys(url) or set()) - before if not key.startswith(b"test-")]
+            if made:
+                redis.Redis.from_url(url, socket_timeout=2).delete(*made)

@@ -168,11 +168,13 @@ def site(group, owner, member, outsider, admin):
         group=group, created_by=owner
     )
     notification = Notification.objects.filter(user=member).first()
+    emailed = Invitation.objects.create(group=group, created_by=owner, email="friend@example.com")
     values = {
         "group_slug": [group.slug],
         "game_id": [duel.pk, waiting.pk],
         "membership_id": [member.memberships.get(group=group).pk],
         "notification_id": [notification.pk if notification else 1],
+        "invitation_id": [emailed.pk],
         "token": [link.token],
         "sheet_id": [sheet.pk],
         "deal_id": [deal.pk],

@@ -13,7 +13,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
-from handsite.models import Membership
+from handsite.models import Invitation, Membership
 from scoring import services as sheet_services
 from scoring.services import PlayerEntry
 
@@ -66,6 +66,7 @@ def group_things(group, owner, member):
         "sheet_id": sheet.pk,
         "deal_id": deal.pk,
         "membership_id": Membership.objects.get(group=group, user=member).pk,
+        "invitation_id": Invitation.objects.create(group=group, created_by=owner, email="f@example.com").pk,
         "rule_set": "classic",
         "fmt": "csv",
     }

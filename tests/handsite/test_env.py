@@ -110,7 +110,7 @@ def test_development_makes_email_verification_optional_and_writes_mail_to_files(
     )
     assert result.stdout.split() == [
         "optional",
-        "django.core.mail.backends.filebased.EmailBackend",
+        "handsite.devmail.EmlBackend",
         "filesystem://",
     ], result.stderr
 

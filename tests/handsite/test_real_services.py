@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.support import ROOT, require_service, run_manage
+from tests.support import ROOT, removing_new_redis_keys, require_service, run_manage
 
 
 def _env(tmp_path, redis_url=None):
@@ -20,6 +20,11 @@ def _env(tmp_path, redis_url=None):
 
 
 def _ping_through_a_worker(tmp_path, redis_url=None):
+    with removing_new_redis_keys(redis_url):
+        _ping(tmp_path, redis_url)
+
+
+def _ping(tmp_path, redis_url=None):
     queue = f"test-{uuid.uuid4().hex[:8]}"
     env = _env(tmp_path, redis_url)
     worker_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | env
