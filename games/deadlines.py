@@ -34,6 +34,9 @@ from handsite import services as site_services
 
 LOW_TIME_SHARE = 0.8
 """The low-time warning goes out when this share of the time per move has passed."""
+WARN_BEFORE_QUIET = dt.timedelta(minutes=30)
+"""A warning that would fall in the player's quiet hours is planned this long before they begin (the
+minute's sweep e-mails it well before the night)."""
 
 
 # --- The scans -----------------------------------------------------------------------------------
@@ -110,6 +113,7 @@ def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[t
         return due
     else:
         game.paused_until = None
+        out_of_quiet_hours(game, pref)
         game.next_reminder_at = notifications.quiet_until(pref, now)  # what is due waits for its end
         if game.next_reminder_at is None:
             game.next_reminder_at = _reminders(game, pref, now, due)
@@ -118,12 +122,33 @@ def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[t
     return due
 
 
+def out_of_quiet_hours(game: Game, pref) -> bool:
+    """A deadline never passes in the quiet hours of the player to move: one that falls in them moves
+    to their end (the game object only; the caller saves SCHEDULE_FIELDS and the revision shows the
+    moved time to everybody at the table). Returns whether it moved."""
+    if game.deadline_at is None:
+        return False
+    end = notifications.quiet_until(pref, game.deadline_at)
+    if end is None:
+        return False
+    game.deadline_at = end
+    return True
+
+
+def warning_time(game: Game, pref) -> dt.datetime:
+    """When the low-time warning is due: LOW_TIME_SHARE of the time per move, or, when that falls in
+    the player's quiet hours, WARN_BEFORE_QUIET before they begin."""
+    low_at = game.deadline_at - dt.timedelta(hours=game.move_hours) * (1 - LOW_TIME_SHARE)
+    began = notifications.quiet_began(pref, low_at)
+    return began - WARN_BEFORE_QUIET if began is not None else low_at
+
+
 def _reminders(game: Game, pref, now: dt.datetime, due: list) -> dt.datetime | None:
     """Adds the low-time warning and the reminder due now to ``due``; returns the next time one is."""
     started = game.turn_started_at or now
     upcoming: list[dt.datetime] = []
     if game.deadline_at is not None and game.move_hours:
-        low_at = game.deadline_at - dt.timedelta(hours=game.move_hours) * (1 - LOW_TIME_SHARE)
+        low_at = warning_time(game, pref)
         if now < low_at:
             upcoming.append(low_at)
         elif now < game.deadline_at:

@@ -209,6 +209,83 @@ def render(rows, reader) -> Content | None:
     )
 
 
+URGENCY = {TIMED_OUT: 0, LOW_TIME: 1, REMINDER: 2, YOUR_TURN: 3, INVITATION_NEWS: 4}
+"""The order of a sweep's e-mail: warnings, then turns, then news (most urgent first)."""
+BUNDLE = "games"
+"""The kinds a sweep e-mails together (notifications.Kind.bundle): one e-mail per person per sweep."""
+
+
+def render_bundle(rows, reader) -> Content | None:
+    """Everything due for one person in one sweep, as ONE e-mail: one line per game (its most urgent
+    row: "time ran out" over "time is running out" over "still your turn" over "your turn"), the
+    warnings first, then the turns (soonest deadline first), then the news of invitations. A single
+    game, or turns only, reads as before (:func:`render`); news only, as :func:`render_news`."""
+    rows = sorted(rows, key=lambda row: (URGENCY.get(row.kind, len(URGENCY)), row.created_at, row.pk))
+    news = [row for row in rows if row.kind == INVITATION_NEWS]
+    turns, seen = [], set()
+    for row in rows:
+        game_id = (row.data or {}).get("game")
+        if row.kind in URGENCY and row.kind != INVITATION_NEWS and game_id not in seen:
+            seen.add(game_id)
+            turns.append(row)
+    if not turns:
+        return render_news(news, reader)
+    if not news and (len(turns) == 1 or all(row.kind == YOUR_TURN for row in turns)):
+        return render(turns, reader)
+    return _render_sweep(turns, news, reader)
+
+
+def _render_sweep(turns, news, reader) -> Content | None:
+    games = _games_of(turns)
+    warnings, waiting = [], []
+    for row in turns:
+        game = games.get((row.data or {}).get("game"))
+        if game is None:
+            continue
+        item = {
+            "kind": row.kind,
+            "text": describe([row])[0],
+            "subject": _subject(row.kind, [game_name(game)]),
+            "link": absolute_url(game.get_absolute_url()),
+            "deadline": game.deadline_at if row.kind != TIMED_OUT else None,
+        }
+        (warnings if row.kind in (LOW_TIME, TIMED_OUT) else waiting).append(item)
+    waiting.sort(key=lambda item: (item["deadline"] is None, item["deadline"] or reader.now))
+    news_games = _invitation_games(news)
+    told = [
+        {"text": _news_line(row, game), "link": absolute_url(game.get_absolute_url()), "deadline": None}
+        for row in news
+        if (game := news_games.get((row.data or {}).get("game"))) is not None
+    ]
+    sections = [
+        {"title": title, "items": items}
+        for title, items in (
+            (_("Time is short in these games:"), warnings),
+            (_("It is your turn in these games:"), waiting),
+            (_("News of your invitations:"), told),
+        )
+        if items
+    ]
+    if not sections:
+        return None
+    everything = warnings + waiting + told
+    first = everything[0].get("subject") or everything[0]["text"]
+    more = len(everything) - 1
+    subject = first
+    if more:
+        subject = ngettext("%(first)s, and %(n)s more", "%(first)s, and %(n)s more", more) % {
+            "first": first,
+            "n": more,
+        }
+    context = {"sections": sections, "now": reader.now}
+    return Content(
+        subject=subject,
+        text=render_to_string("games/email/sweep.txt", context),
+        html=render_to_string("games/email/sweep.html", context),
+        link=everything[0]["link"],
+    )
+
+
 def _digest_lines(reader) -> list[DigestLine]:
     return [
         DigestLine(text=game_name(game), link=absolute_url(game.get_absolute_url()), when=game.deadline_at)
@@ -571,17 +648,19 @@ CHAT_DIGEST = DigestSection(
 
 
 def register_all() -> None:
-    common = {"describe": describe, "render": render, "still_current": still_current}
+    # Turn e-mails, reminders, warnings and the news of invitations leave in the minute's sweep, all of
+    # one person's in ONE e-mail (render_bundle), none while the person is on the site (they see it
+    # there; it goes a grace period after they leave if still true and still unread).
+    common = {
+        "describe": describe,
+        "render": render_bundle,
+        "still_current": still_current,
+        "hold_while_present": True,
+        "bundle": BUNDLE,
+        "swept": True,
+    }
     notifications.register(
-        Kind(
-            name=YOUR_TURN,
-            email=notifications.EMAIL_TURN,
-            hold_while_present=True,
-            one_unread_email_per_topic=True,
-            batch=True,
-            swept=True,  # a move publishes no task: the minute's sweep e-mails whoever is away
-            **common,
-        )
+        Kind(name=YOUR_TURN, email=notifications.EMAIL_TURN, one_unread_email_per_topic=True, **common)
     )
     notifications.register(Kind(name=REMINDER, email=notifications.EMAIL_REMINDER, **common))
     notifications.register(Kind(name=LOW_TIME, email=notifications.EMAIL_WARNING, **common))
@@ -596,17 +675,13 @@ def register_all() -> None:
             still_current=invitation_still_open,
         )
     )
-    # The creator's news respects players: none by e-mail while they are on the site, no second
-    # e-mail about a game until they opened it, several answers waiting make one e-mail.
+    # The creator's news respects players as the turns do, and joins their sweep's e-mail.
     notifications.register(
         Kind(
             name=INVITATION_NEWS,
             email=notifications.EMAIL_ALWAYS,
-            describe=describe_news,
-            render=render_news,
-            hold_while_present=True,
             one_unread_email_per_topic=True,
-            batch=True,
+            **{**common, "describe": describe_news, "still_current": None},
         )
     )
     notifications.register(Kind(name=SEAT_LEFT, email=notifications.EMAIL_WARNING))

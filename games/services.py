@@ -1180,7 +1180,9 @@ def expire_due(*, now=None, game_ids: list[int] | None = None, limit: int = DEAD
     Per game, as a move would: the timeout rule (an automatic move, or a bot takes the seat), logged
     as a TIMEOUT move, then the bots that follow, and "time ran out" for the player; a player on
     vacation instead has the deadline paused (deadlines.pause_for_vacation). A game of rule "nothing"
-    is never read. Returns {game id: "timed_out" | "paused"} for the games it changed.
+    is never read. A deadline that fell in the quiet hours of the player to move (their settings changed
+    since it was planned) moves to their end instead (deadlines.out_of_quiet_hours). Returns
+    {game id: "timed_out" | "paused" | "moved"} for the games it changed.
     """
     from games import deadlines
     from handsite.models import NotificationPreference
@@ -1222,6 +1224,11 @@ def expire_due(*, now=None, game_ids: list[int] | None = None, limit: int = DEAD
                 deadlines.pause_for_vacation(game, pref, now)
                 batch.paused.append(game)
                 outcome[game_id] = "paused"
+            elif pref is not None and deadlines.out_of_quiet_hours(game, pref):
+                game.next_reminder_at = now  # planned again with the moved deadline
+                game.revision += 1  # the play page's poll shows the moved deadline
+                batch.paused.append(game)
+                outcome[game_id] = "moved"
             else:
                 to_move.append(game_id)
         states = (

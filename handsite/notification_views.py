@@ -162,13 +162,42 @@ def set_time_zone(request):
     return HttpResponseRedirect(target)
 
 
+class EmailChoiceForm(forms.Form):
+    """The unsubscribe page's per-kind choices."""
+
+    your_turn_email = forms.BooleanField(required=False, label=gettext_lazy("E-mail me when it is my turn"))
+    reminders = forms.BooleanField(
+        required=False, label=gettext_lazy("Reminders, and warnings that my time is running out or ran out")
+    )
+    daily_digest = forms.BooleanField(
+        required=False, label=gettext_lazy("One daily digest instead of the turn e-mails and reminders")
+    )
+
+
+ONE_CLICK = "One-Click"
+"""RFC 8058: a mail client's one-click unsubscribe posts ``List-Unsubscribe=One-Click``."""
+
+
 @csrf_exempt  # one-click unsubscribe (RFC 8058) posts from the mail client; the signed token is the proof
 def unsubscribe(request, token: str):
+    """Says exactly what unsubscribing stops and offers the per-kind choices; a POST of the mail
+    client's one-click (or the page's "stop all") turns every e-mail about games off."""
     user_id = notifications.user_id_from_token(token)
     if user_id is None:
         raise Http404(_("This unsubscribe link is not valid."))
-    done = False
+    pref = notifications.preference_of(user_id)
+    form = EmailChoiceForm(
+        initial={name: getattr(pref, name) for name in ("your_turn_email", "reminders", "daily_digest")}
+    )
+    done = None
     if request.method == "POST":
-        services.unsubscribe(user_id)
-        done = True
-    return render(request, "handsite/notifications_unsubscribe.html", {"done": done, "token": token})
+        if request.POST.get("do") == "choose" and request.POST.get("List-Unsubscribe") != ONE_CLICK:
+            form = EmailChoiceForm(request.POST)
+            if form.is_valid():
+                pref = services.set_email_choices(user_id, **form.cleaned_data)
+                done = "all" if pref.emails_off else "chosen"
+        else:  # the mail client's one-click (whatever its body's encoding) or the page's "stop all"
+            services.unsubscribe(user_id)
+            done = "all"
+    context = {"done": done, "token": token, "form": form}
+    return render(request, "handsite/notifications_unsubscribe.html", context)

@@ -16,6 +16,7 @@ import time
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.utils import formataddr, parseaddr
 
 from django.conf import settings
 from django.core import signing
@@ -89,6 +90,9 @@ class Kind:
     hold_while_present: bool = False  # no e-mail while the person is on the site (PRESENT_FOR + grace)
     one_unread_email_per_topic: bool = False  # no second e-mail about a topic until it is opened
     batch: bool = False  # rows of this kind waiting for one person together make one e-mail
+    bundle: str = ""
+    """Kinds of the same bundle waiting for one person leave together as ONE e-mail (a sweep's warnings,
+    turns and news about games): the first row's ``render`` gets them all."""
     swept: bool = False
     """E-mailed by the outbox's sweep (``send_pending_notifications``, every minute), never queued by the
     write: the writer's request publishes no task. For frequent kinds whose e-mail can wait a minute
@@ -128,6 +132,14 @@ def register_digest(section: DigestSection) -> None:
 
 def kind_of(name: str) -> Kind:
     return KINDS.get(name) or Kind(name=name, email=EMAIL_ALWAYS)
+
+
+def bundle_kinds(name: str) -> list[str]:
+    """The kinds e-mailed together with ``name`` (itself included): its bundle's, or its own if batched."""
+    kind = kind_of(name)
+    if kind.bundle:
+        return [other.name for other in KINDS.values() if other.bundle == kind.bundle]
+    return [name] if kind.batch else []
 
 
 # --- Preferences -----------------------------------------------------------------------------------
@@ -200,6 +212,17 @@ def quiet_until(pref: NotificationPreference, now: dt.datetime) -> dt.datetime |
         return None
     naive_end = dt.datetime.combine(end_day, end)
     return naive_end.replace(tzinfo=zone).astimezone(dt.UTC)
+
+
+def quiet_began(pref: NotificationPreference, moment: dt.datetime) -> dt.datetime | None:
+    """The start (aware) of the quiet hours ``moment`` falls in, or None when it falls in none."""
+    end = quiet_until(pref, moment)
+    if end is None:
+        return None
+    zone = zone_of(pref)
+    local_end = end.astimezone(zone)
+    day = local_end.date() if pref.quiet_start < pref.quiet_end else local_end.date() - dt.timedelta(days=1)
+    return dt.datetime.combine(day, pref.quiet_start).replace(tzinfo=zone).astimezone(dt.UTC)
 
 
 def wants_email(pref: NotificationPreference, kind: str) -> bool:
@@ -304,12 +327,21 @@ class Email:
     to: str
     unsubscribe: str
     rows: list[int] = field(default_factory=list)
+    from_email: str | None = None
 
 
 def site_name() -> str:
     """The site's name in the active language: the default "Hand" is a message of the catalogue (هاند);
     a name set in SITE_NAME that the catalogue does not know is used as it is."""
     return _(settings.SITE_NAME)
+
+
+def from_address() -> str:
+    """The sender as the reader sees it: the site's name in the active language ("هاند <noreply@…>")."""
+    name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    if not address or name not in ("", settings.SITE_NAME):
+        return settings.DEFAULT_FROM_EMAIL  # a sender named otherwise in the settings stays as it is
+    return formataddr((site_name(), address))
 
 
 def plain_subject(subject: str) -> str:
@@ -358,6 +390,37 @@ register(
 )
 
 
+GROUP_JOINED = "group_joined"
+"""The sender of an invitation by address hears who used it (services.accept_invitation)."""
+
+
+def _joined_line(row: Notification) -> str:
+    data = row.data or {}
+    return _("%(name)s joined %(group)s with the invitation you sent to %(email)s.") % {
+        "name": data.get("name") or "",
+        "group": data.get("group") or "",
+        "email": data.get("email") or "",
+    }
+
+
+def _joined_content(rows: list[Notification], reader: Reader) -> Content | None:
+    line = _joined_line(rows[0])
+    link = absolute_url(rows[0].link) if rows[0].link else ""
+    return Content(
+        subject=line, text=f"{line}\n{link}\n", html=linebreaks(escape(f"{line}\n{link}")), link=link
+    )
+
+
+register(
+    Kind(
+        name=GROUP_JOINED,
+        email=EMAIL_ALWAYS,
+        describe=lambda rows: [_joined_line(row) for row in rows],
+        render=_joined_content,
+    )
+)
+
+
 def render_email(rows: list[Notification], pref: NotificationPreference, now: dt.datetime) -> Email | None:
     """The e-mail for ``rows`` (one row, or a batch of one kind for one person), rendered with the
     reader's language and time zone active whoever triggered it. None: nothing left to say."""
@@ -380,6 +443,7 @@ def render_email(rows: list[Notification], pref: NotificationPreference, now: dt
             "settings_link": absolute_url(reverse("notification_settings")),
         }
         subject = plain_subject(content.subject)
+        sender = from_address()
         text = render_to_string("handsite/email/notification_body.txt", context)
         html = render_to_string("handsite/email/notification_body.html", context)
     return Email(
@@ -389,6 +453,7 @@ def render_email(rows: list[Notification], pref: NotificationPreference, now: dt
         to=user.email,
         unsubscribe=unsubscribe_link,
         rows=[row.pk for row in rows],
+        from_email=sender,
     )
 
 

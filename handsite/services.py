@@ -20,6 +20,7 @@ import contextlib
 import datetime
 import logging
 import secrets
+from email.header import Header
 
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
@@ -291,8 +292,26 @@ def invite_by_email(*, actor_membership: Membership, email: str) -> Invitation:
     return invitation
 
 
-def check_invitation(token: str) -> Invitation:
-    """The usable invitation with this token, or InvitationError saying why it cannot be used."""
+def holds_address(user, email: str, since: datetime.datetime | None = None) -> bool:
+    """Whether ``user`` may use an invitation sent to ``email``: the address is one of the account's,
+    verified, or the account signed up with it after the invitation was sent (``since``)."""
+    from allauth.account.models import EmailAddress
+
+    if EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists():
+        return True
+    return bool(
+        since is not None
+        and user.email
+        and user.email.lower() == email.lower()
+        and user.date_joined is not None
+        and user.date_joined >= since
+    )
+
+
+def check_invitation(token: str, user=None) -> Invitation:
+    """The usable invitation with this token, or InvitationError saying why it cannot be used. With
+    ``user``: an invitation sent to an address is for that address's account only (:func:`holds_address`;
+    a forwarded one is refused with a sentence saying what to do)."""
     usable = isinstance(token, str) and 0 < len(token) <= 64 and "\x00" not in token  # PostgreSQL refuses NUL
     invitation = Invitation.objects.select_related("group").filter(token=token).first() if usable else None
     if invitation is None:
@@ -303,13 +322,25 @@ def check_invitation(token: str) -> Invitation:
         raise InvitationError(_("This invitation link has expired. Ask for a new one."))
     if invitation.accepted_at is not None:
         raise InvitationError(_("This invitation has already been used."))
+    if (
+        user is not None
+        and not invitation.is_link
+        and not holds_address(user, invitation.email, invitation.created_at)
+    ):
+        raise InvitationError(
+            _(
+                "This invitation was sent to another e-mail address, so it cannot be used with your "
+                "account. Ask the person who invited you for the group's link."
+            )
+        )
     return invitation
 
 
 @transaction.atomic
 def accept_invitation(*, token: str, user) -> tuple[Membership, bool]:
-    """Join the invitation's group. Returns (membership, created); joining twice creates nothing."""
-    invitation = check_invitation(token)
+    """Join the invitation's group. Returns (membership, created); joining twice creates nothing. An
+    invitation sent to an address is for its account only; its sender is told who joined."""
+    invitation = check_invitation(token, user)
     existing = Membership.objects.filter(group=invitation.group, user=user).first()
     if existing is not None:
         return existing, False
@@ -325,6 +356,15 @@ def accept_invitation(*, token: str, user) -> tuple[Membership, bool]:
             membership = Membership.objects.create(group=invitation.group, user=user, role=Role.MEMBER)
     except IntegrityError:
         return Membership.objects.get(group=invitation.group, user=user), False
+    if not invitation.is_link and invitation.created_by_id is not None:
+        notify(
+            recipient=invitation.created_by_id,
+            kind=notifications.GROUP_JOINED,
+            key=f"invitation:{invitation.pk}:joined",
+            topic=f"group:{invitation.group_id}",
+            link=invitation.group.get_absolute_url(),
+            data={"group": invitation.group.name, "name": user.name, "email": invitation.email},
+        )
     return membership, True
 
 
@@ -629,14 +669,20 @@ def record_presence(user_id: int, now: datetime.datetime | None = None) -> bool:
 
 
 def unsubscribe(user_id: int) -> NotificationPreference:
-    """Every e-mail off (the in-site list stays)."""
+    """Every e-mail about games off: turns, reminders and warnings, the digest, and so invitations and
+    their news too (notifications.wants_email). The in-site list and account e-mails stay."""
+    return set_email_choices(user_id, your_turn_email=False, reminders=False, daily_digest=False)
+
+
+def set_email_choices(user_id: int, *, your_turn_email: bool, reminders: bool, daily_digest: bool):
+    """The unsubscribe page's per-kind choices (the link's signed token is the proof: no log-in)."""
     pref = notifications.preference_of(user_id)
     if pref.pk is None:
         from django.contrib.auth import get_user_model
 
         pref = preference_for(get_user_model().objects.get(pk=user_id))
     NotificationPreference.objects.filter(pk=pref.pk).update(
-        your_turn_email=False, reminders=False, daily_digest=False
+        your_turn_email=your_turn_email, reminders=reminders, daily_digest=daily_digest
     )
     pref.refresh_from_db()
     return pref
@@ -895,6 +941,45 @@ def mark_read_by_keys(keys: list[str]) -> int:
 # --- The outbox: sending ------------------------------------------------------------------------
 
 
+class PreparedHeader(str):
+    """A header value written to the message as it is given: plain ASCII, already folded if at all. The
+    e-mail package's own folding has two faults mail clients see: a long value without spaces (the
+    unsubscribe URL) becomes RFC 2047 encoded words, which no client reads as a ``List-Unsubscribe``
+    URL; and an encoded Arabic subject may be folded at a space, which is then outside any encoded word
+    and dropped by the reader ("في بيت" read "فيبيت"). A value with ``name`` and ``fold`` is kept as
+    it is by the policy (email.policy.EmailPolicy.header_store_parse)."""
+
+    def __new__(cls, name: str, value: str):
+        lines = value.split("\r\n")
+        if not value.isascii() or "\n" in value.replace("\r\n", "") or any(len(line) > 900 for line in lines):
+            raise ValueError(f"{name}: not a prepared ASCII header value")
+        header = super().__new__(cls, value)
+        header.name = name
+        return header
+
+    @classmethod
+    def encoded(cls, name: str, text: str) -> PreparedHeader:
+        """``text`` as RFC 2047 encoded words whose every space is inside a word (email.header's
+        encoder, which folds between words it encoded whole)."""
+        return cls(name, Header(text, "utf-8", header_name=name).encode(linesep="\r\n"))
+
+    def __getnewargs__(self):  # copied (the test backend's outbox) and pickled as it was made
+        return (self.name, str(self))
+
+    def fold(self, *, policy) -> str:
+        return f"{self.name}: {self.replace(chr(13) + chr(10), policy.linesep)}{policy.linesep}"
+
+
+class NotificationMail(EmailMultiAlternatives):
+    """A notification's e-mail, with a subject in another script encoded so that no space is lost."""
+
+    def message(self, **kwargs):
+        message = super().message(**kwargs)
+        if not str(self.subject).isascii():
+            message.replace_header("Subject", PreparedHeader.encoded("Subject", str(self.subject)))
+        return message
+
+
 def claim(notification_id: int, now: datetime.datetime) -> bool:
     """Pending -> sending, only if still pending and due. True for exactly one caller."""
     changed = Notification.objects.filter(
@@ -904,9 +989,12 @@ def claim(notification_id: int, now: datetime.datetime) -> bool:
 
 
 def _claim_batch(notification: Notification, now: datetime.datetime) -> list[Notification]:
-    """The same person's other pending rows of a batched kind (due or held), claimed too."""
+    """The same person's other pending rows (due or held) of a batched kind, or of any kind of its
+    bundle (notifications.bundle_kinds), claimed too."""
     waiting = Notification.objects.filter(
-        user_id=notification.user_id, kind=notification.kind, state=NotificationState.PENDING
+        user_id=notification.user_id,
+        kind__in=notifications.bundle_kinds(notification.kind),
+        state=NotificationState.PENDING,
     ).exclude(pk=notification.pk)
     claimed = []
     for other_id in waiting.values_list("pk", flat=True)[:50]:
@@ -939,18 +1027,31 @@ def _unread_email_about(notification: Notification) -> bool:
     )
 
 
-def _worth_sending(rows: list[Notification]) -> tuple[list[Notification], list[Notification]]:
-    """Split claimed rows into (to send, to skip): out of date, or an e-mail about the same topic
-    is still unread."""
-    keep, skip = [], []
+def _worth_sending(
+    rows: list[Notification], pref, now: datetime.datetime
+) -> tuple[list[Notification], list[Notification], list[Notification]]:
+    """Split claimed rows into (to send, to skip, to keep waiting). Skipped: read on the site already,
+    not wanted by e-mail, out of date, or an e-mail about the same topic is still unread. Waiting: a
+    row the person's presence (or vacation) still holds (the first row was checked by the caller)."""
+    keep, skip, later = [], [], []
+    fresh = set(
+        Notification.objects.filter(pk__in=[row.pk for row in rows], read_at__isnull=True).values_list(
+            "pk", flat=True
+        )
+    )  # read now, not when claimed: a row read a moment ago is not sent
     for row in rows:
         kind = notifications.kind_of(row.kind)
+        if row.pk not in fresh or not notifications.wants_email(pref, row.kind):
+            skip.append(row)
+            continue
         current = kind.still_current(row) if kind.still_current else True
         if not current or (kind.one_unread_email_per_topic and row.topic and _unread_email_about(row)):
             skip.append(row)
+        elif notifications.held_until(row, pref, now) is not None:
+            later.append(row)
         else:
             keep.append(row)
-    return keep, skip
+    return keep, skip, later
 
 
 def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
@@ -973,11 +1074,15 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
         _finish(notification_id, NotificationState.PENDING, send_after=later, attempts=F("attempts") - 1)
         return "waiting"
     rows = [notification]
-    if notifications.kind_of(notification.kind).batch:
+    if notifications.bundle_kinds(notification.kind):
         rows += _claim_batch(notification, now)
-    rows, stale = _worth_sending(rows)
+    rows, stale, held = _worth_sending(rows, pref, now)
     if stale:
-        _finish([row.pk for row in stale], NotificationState.SKIPPED, last_error="out of date or unread")
+        _finish(
+            [row.pk for row in stale], NotificationState.SKIPPED, last_error="read, out of date or unread"
+        )
+    if held:
+        _finish([row.pk for row in held], NotificationState.PENDING, attempts=F("attempts") - 1)
     if not rows:
         return "skipped"
     others = [row.pk for row in rows if row.pk != notification_id]
@@ -986,10 +1091,10 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
         if email is None:
             _finish([row.pk for row in rows], NotificationState.SKIPPED, last_error="nothing to say")
             return "skipped"
-        message = EmailMultiAlternatives(email.subject, email.text, None, [email.to])
+        message = NotificationMail(email.subject, email.text, email.from_email, [email.to])
         message.attach_alternative(email.html, "text/html")
         message.extra_headers = {
-            "List-Unsubscribe": f"<{email.unsubscribe}>",
+            "List-Unsubscribe": PreparedHeader("List-Unsubscribe", f"<{email.unsubscribe}>"),
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
         message.send()

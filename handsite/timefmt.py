@@ -9,8 +9,7 @@ import datetime as dt
 from babel.dates import get_timezone_location
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.timesince import timesince, timeuntil
-from django.utils.translation import get_language, to_locale
+from django.utils.translation import get_language, ngettext, to_locale
 from django.utils.translation import gettext as _
 
 
@@ -55,11 +54,39 @@ def when(value: dt.datetime | None, now: dt.datetime | None = None) -> str:
     }
 
 
+def span(delta: dt.timedelta) -> str:
+    """:func:`_span` kept on one line (no-break spaces, as Django's timeuntil)."""
+    return _span(delta).replace(" ", "\xa0")
+
+
+def _span(delta: dt.timedelta) -> str:
+    """A length of time in its largest unit, rounded to the nearest ("2 days" for a 48-hour window seen
+    a second later, "3 hours", "5 minutes"), with the active language's plural forms: Arabic says
+    "ساعتين" and "يوم", never "2 ساعتين" or "1 يوم" (Django's timeuntil does, and cuts 47 h 59 min to
+    "1 day")."""
+    seconds = abs(delta.total_seconds())
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        n = max(minutes, 1)
+        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
+    hours = round(seconds / 3600)
+    if hours < 24:
+        return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
+    days = round(seconds / 86400)
+    if days < 14:
+        return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
+    weeks = round(days / 7)
+    if weeks < 9:
+        return ngettext("%(n)s week", "%(n)s weeks", weeks) % {"n": weeks}
+    months = round(days / 30)
+    return ngettext("%(n)s month", "%(n)s months", months) % {"n": months}
+
+
 def relative(value: dt.datetime | None, now: dt.datetime | None = None) -> str:
-    """ "in 2 days" or "3 hours ago" (the largest unit only)."""
+    """ "in 2 days" or "3 hours ago" (the largest unit only, rounded: :func:`span`)."""
     if value is None:
         return ""
     now = now or timezone.now()
     if value >= now:
-        return _("in %(span)s") % {"span": timeuntil(value, now, depth=1)}
-    return _("%(span)s ago") % {"span": timesince(value, now, depth=1)}
+        return _("in %(span)s") % {"span": span(value - now)}
+    return _("%(span)s ago") % {"span": span(now - value)}

@@ -209,7 +209,7 @@ def invitation(request, token):
     """Where an invite link leads. Logged out: remember the token and offer sign-up / log-in (the
     account adapter joins the group right after). Logged in: a button to join."""
     try:
-        invitation = services.check_invitation(token)
+        invitation = services.check_invitation(token, request.user if request.user.is_authenticated else None)
     except services.InvitationError as error:
         return render(request, "handsite/invitation_invalid.html", {"error": error.message}, status=404)
     group = invitation.group

@@ -77,7 +77,7 @@ def test_each_invited_player_is_told_in_site_and_by_email_with_links_and_the_dea
     deliver(T0 + dt.timedelta(minutes=1))
     (email,) = emails_to(member)
     assert email.subject == "[Hand] Olivia Owner invites you to a game of Hand for 4 players, 2 days per move"
-    assert "Please answer by Wednesday 04:00, New York time (in 1\xa0day)" in email.body
+    assert "Please answer by Wednesday 04:00, New York time (in 2\xa0days)" in email.body
     assert "Tariq" in email.body
     assert "Thursday Hand" in email.body
     seat = Seat.objects.get(game=game, user=member)

@@ -233,9 +233,10 @@ def test_a_link_works_until_it_expires(owner, group, outsider):
 
 
 def test_an_email_invitation_is_used_once(owner, group, outsider):
-    invitation = services.invite_by_email(
-        actor_membership=membership_of(owner, group), email="friend@example.com"
-    )
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.create(user=outsider, email=outsider.email, verified=True, primary=True)
+    invitation = services.invite_by_email(actor_membership=membership_of(owner, group), email=outsider.email)
     services.accept_invitation(token=invitation.token, user=outsider)
     with pytest.raises(services.InvitationError, match="already been used"):
         services.accept_invitation(token=invitation.token, user=UserFactory())

@@ -79,3 +79,51 @@ def prefs():
         return pref
 
     return set_prefs
+
+
+class CaughtMail:
+    """The messages a real SMTP server on 127.0.0.1 received, parsed as a mail client would."""
+
+    def __init__(self):
+        self.raw: list[bytes] = []
+
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd's handler hook
+        self.raw.append(envelope.original_content or envelope.content)
+        return "250 OK"
+
+    @property
+    def messages(self):
+        from email import message_from_bytes, policy
+
+        return [message_from_bytes(raw, policy=policy.default) for raw in self.raw]
+
+    def clear(self):
+        self.raw.clear()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp(settings):
+    """An SMTP server (aiosmtpd) the test starts on 127.0.0.1; the site sends to it over SMTP."""
+    from aiosmtpd.controller import Controller
+
+    caught = CaughtMail()
+    controller = Controller(caught, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": controller.port, "use_tls": False, "timeout": 5},
+        }
+    }
+    try:
+        yield caught
+    finally:
+        controller.stop()

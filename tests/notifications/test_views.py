@@ -109,7 +109,7 @@ def test_vacation_from_the_settings_page(client, member, settings):
 
 def test_the_unsubscribe_link_works_without_logging_in(client, member):
     url = reverse("notifications_unsubscribe", args=[notifications.unsubscribe_token(member)])
-    assert "Stop e-mails?" in client.get(url).content.decode()
+    assert "Stop e-mails about games?" in client.get(url).content.decode()
     assert site_services.preference_for(member).your_turn_email  # a GET (link preview) changes nothing
     response = client.post(url, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
@@ -131,3 +131,21 @@ def test_the_settings_page_explains_how_turn_emails_respect_players(client, memb
     assert "None while you have the game open: the turn shows on the page." in page
     assert "one e-mail goes 10 minutes later, and no other for that game until you open it" in page
     assert "Warnings that your time is running out, or ran out, still come." in page
+
+
+def test_the_unsubscribe_page_says_everything_it_stops_invitations_included(client, member):
+    url = reverse("notifications_unsubscribe", args=[notifications.unsubscribe_token(member)])
+    page = client.get(url).content.decode()
+    for stopped in ("“Your turn” e-mails", "Reminders, and warnings", "The daily digest", "Game invitations"):
+        assert stopped in page
+    assert "E-mails about your account" in page
+
+
+def test_the_unsubscribe_page_keeps_the_kinds_chosen_and_invitations_with_them(client, member):
+    url = reverse("notifications_unsubscribe", args=[notifications.unsubscribe_token(member)])
+    response = client.post(url, {"do": "choose", "reminders": "on"})
+    assert "Your choices are saved" in response.content.decode()
+    pref = NotificationPreference.objects.get(user=member)
+    assert (pref.your_turn_email, pref.reminders, pref.daily_digest) == (False, True, False)
+    assert notifications.wants_email(pref, "game_invitation")
+    assert not notifications.wants_email(pref, "your_turn")
