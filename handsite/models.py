@@ -336,3 +336,6 @@ class Notification(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.kind} ({self.state})"
+
+
+from handsite.push.models import ChannelChoice, PushDelivery, PushSubscription  # noqa: E402, F401 (Web Push)

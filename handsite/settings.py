@@ -373,3 +373,21 @@ HANDSITE_VACATION_DAYS_PER_YEAR = env_int("HANDSITE_VACATION_DAYS_PER_YEAR", 21,
 HANDSITE_NOTIFY_GRACE_MINUTES = env_int("HANDSITE_NOTIFY_GRACE_MINUTES", 10, minimum=0, maximum=24 * 60)
 # A player invited to a game has this long to accept or decline; then the seat is free again.
 GAMES_INVITATION_REPLY_HOURS = env_int("GAMES_INVITATION_REPLY_HOURS", 48, minimum=1, maximum=30 * 24)
+
+# --- Web Push (issue 28; handsite/push/) ------------------------------------------------------------
+# VAPID keys from `manage.py vapid_keys` (README "Push notifications"). Without all three, push is off:
+# the Reminders page says so and nothing else changes. The subject is a mailto: or https: URL.
+HANDSITE_VAPID_PUBLIC_KEY = env_str("HANDSITE_VAPID_PUBLIC_KEY", "")
+HANDSITE_VAPID_PRIVATE_KEY = env_str("HANDSITE_VAPID_PRIVATE_KEY", "")
+HANDSITE_VAPID_SUBJECT = env_str("HANDSITE_VAPID_SUBJECT", "")
+# Push services' endpoints are https; plain http only for a stand-in on this machine (tests, DEBUG).
+HANDSITE_PUSH_ALLOW_HTTP = env_bool("HANDSITE_PUSH_ALLOW_HTTP", DEBUG)
+CELERY_IMPORTS = ["handsite.push.tasks"]
+CELERY_TASK_ROUTES["handsite.push.tasks.*"] = {"queue": "mail"}
+CELERY_BEAT_SCHEDULE["send-pending-pushes"] = {
+    "task": "handsite.push.tasks.send_pending_pushes",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
+# Bumped when the service worker's caching changes (its cache's name; old caches are deleted).
+HANDSITE_PWA_VERSION = "1"
