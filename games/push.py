@@ -1,6 +1,7 @@
-"""What game notifications say in a push (handsite.push), registered in :func:`register_all`
-(``GamesConfig.ready``): the game and its group, the deadline as a clock time in the reader's zone
-("Thu 21:00"), a tap opens the game. The badge counts the games waiting on the player."""
+"""What game notifications say in a push (handsite.push) and in a group's chat (handsite.webhooks),
+registered in :func:`register_all` (``GamesConfig.ready``): the game and its group, the deadline as a
+clock time in the reader's zone ("Thu 21:00"), a tap opens the game. The badge counts the games waiting
+on the player."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from games import notifications as game_notifications
 from games.models import Game
 from handsite.push import messages
 from handsite.push.messages import Message, PushKind, Topic
+from handsite.webhooks import messages as webhook_messages
+from handsite.webhooks.messages import Ping
 
 
 def _game_of(row) -> Game | None:
@@ -65,6 +68,24 @@ def render_end(rows, reader) -> Message | None:
     return Message(title=_("The game is over"), body=body, url=row.link, tag=f"{row.topic}:end")
 
 
+def _group_of(row) -> int | None:
+    game_id = (row.data or {}).get("game")
+    return Game.objects.filter(pk=game_id).values_list("group_id", flat=True).first() if game_id else None
+
+
+def _ping(row) -> Ping | None:
+    """ "Samir, your turn in Hand #12 (Diwaniya Friday)" for the group's chat."""
+    game = _game_of(row)
+    if game is None:
+        return None
+    text = _("%(name)s, your turn in %(game)s (%(group)s)") % {
+        "name": row.user.name,
+        "game": game,
+        "group": game.group.name,
+    }
+    return Ping(group_id=game.group_id, key=f"turn:{row.pk}", text=text, link=game.get_absolute_url())
+
+
 def _waiting_games(user_id: int) -> int:
     return game_notifications.turn_games(user_id).count()
 
@@ -85,3 +106,4 @@ def register_all() -> None:
     messages.register(PushKind(game_notifications.GAME_ENDED, "end", render_end))
     messages.register(PushKind(game_notifications.SEAT_LEFT, "end", render_end))
     messages.register_badge(_waiting_games)
+    webhook_messages.register(game_notifications.YOUR_TURN, group_of=_group_of, ping=_ping)

@@ -339,3 +339,4 @@ class Notification(models.Model):
 
 
 from handsite.push.models import ChannelChoice, PushDelivery, PushSubscription  # noqa: E402, F401 (Web Push)
+from handsite.webhooks.models import GroupWebhook, WebhookPing  # noqa: E402, F401 (group chat pings)

@@ -382,8 +382,14 @@ HANDSITE_VAPID_PRIVATE_KEY = env_str("HANDSITE_VAPID_PRIVATE_KEY", "")
 HANDSITE_VAPID_SUBJECT = env_str("HANDSITE_VAPID_SUBJECT", "")
 # Push services' endpoints are https; plain http only for a stand-in on this machine (tests, DEBUG).
 HANDSITE_PUSH_ALLOW_HTTP = env_bool("HANDSITE_PUSH_ALLOW_HTTP", DEBUG)
-CELERY_IMPORTS = ["handsite.push.tasks"]
+CELERY_IMPORTS = ["handsite.push.tasks", "handsite.webhooks.tasks"]
 CELERY_TASK_ROUTES["handsite.push.tasks.*"] = {"queue": "mail"}
+CELERY_TASK_ROUTES["handsite.webhooks.tasks.*"] = {"queue": "mail"}
+CELERY_BEAT_SCHEDULE["send-pending-pings"] = {  # group chat pings (handsite/webhooks/): retries
+    "task": "handsite.webhooks.tasks.send_pending_pings",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
 CELERY_BEAT_SCHEDULE["send-pending-pushes"] = {
     "task": "handsite.push.tasks.send_pending_pushes",
     "schedule": 60.0,

@@ -41,11 +41,30 @@ def valid_subject(subject: str) -> bool:
     return (subject.startswith("mailto:") and "@" in subject) or subject.startswith("https://")
 
 
+PUSH_SERVICES = (
+    "fcm.googleapis.com",  # Chrome, Edge, Samsung Internet, Opera on Android
+    "push.services.mozilla.com",  # Firefox
+    "push.apple.com",  # Safari, and apps on an iPhone's home screen
+    "notify.windows.com",  # Edge on Windows (Windows Push Notification Services)
+)
+"""The push services browsers subscribe at (a host or its subdomains): the site posts to no other host."""
+
+
 def valid_endpoint(endpoint: str) -> bool:
-    """A push service's URL: https (plain http only when the setting allows a local stand-in)."""
-    if endpoint.startswith("https://"):
-        return len(endpoint) <= 1000
-    return settings.HANDSITE_PUSH_ALLOW_HTTP and endpoint.startswith("http://") and len(endpoint) <= 1000
+    """A known push service's https URL; any http(s) URL when the setting allows a local stand-in."""
+    from urllib.parse import urlsplit
+
+    if len(endpoint) > 1000:
+        return False
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:
+        return False
+    host = (parts.hostname or "").lower()
+    if settings.HANDSITE_PUSH_ALLOW_HTTP:
+        return parts.scheme in ("http", "https") and bool(host)
+    known = any(host == name or host.endswith("." + name) for name in PUSH_SERVICES)
+    return parts.scheme == "https" and known and parts.port in (None, 443)
 
 
 # --- Kinds registered by apps ----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from handsite import notifications
 from handsite.models import Notification, NotificationState
 from handsite.push import messages
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
+from handsite.webhooks.services import ping_for
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +95,12 @@ def set_channels(user, choices: dict[str, str]) -> None:
 
 
 def hand_over(notification: Notification, pref, now: dt.datetime) -> bool:
-    """Called by the outbox as it delivers ``notification``: one delivery row per device of the person
-    (with, for a batched kind, their other waiting rows of that kind, which the same e-mail takes), their
-    sending queued after the commit. Returns whether the person still wants this kind by e-mail (their
-    channel choice; with push off, always True and nothing is read)."""
+    """Called by the outbox as it delivers ``notification`` (its one hook): one delivery row per device
+    of the person (with, for a batched kind, their other waiting rows of that kind, which the same e-mail
+    takes), their sending queued after the commit. Returns whether the person still wants this kind by
+    e-mail (their channel choice; with push off, always True). The group's chat ping, if the kind has
+    one, goes too."""
+    ping_for(notification, now)
     if not messages.enabled():
         return True
     topic = messages.topic_of(notification.kind)

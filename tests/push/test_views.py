@@ -76,7 +76,7 @@ def test_the_reminders_page_says_push_is_off_without_keys(client, owner):
 
 def test_a_device_subscribes_shows_on_the_reminders_page_and_is_removed(client, owner, vapid):
     client.force_login(owner)
-    device = Device("https://push.example.net/send/abc")
+    device = Device("https://fcm.googleapis.com/fcm/send/abc")
     body = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": "c2VjcmV0LWF1dGgtMTIz"}}
     response = client.post(
         reverse("push_subscribe"),
@@ -103,12 +103,16 @@ def test_a_device_subscribes_shows_on_the_reminders_page_and_is_removed(client, 
     assert not PushSubscription.objects.exists()
 
 
-def test_a_subscription_that_is_not_https_or_has_no_keys_is_refused(client, owner, vapid, settings):
+def test_a_subscription_not_at_a_known_push_service_over_https_or_without_keys_is_refused(
+    client, owner, vapid, settings
+):
     settings.HANDSITE_PUSH_ALLOW_HTTP = False
     client.force_login(owner)
     for body in (
-        {"endpoint": "http://10.0.0.1/internal", "keys": {"p256dh": "x", "auth": "y"}},
-        {"endpoint": "https://push.example.net/a", "keys": {}},
+        {"endpoint": "http://fcm.googleapis.com/fcm/send/a", "keys": {"p256dh": "x", "auth": "y"}},
+        {"endpoint": "https://10.0.0.1/internal", "keys": {"p256dh": "x", "auth": "y"}},
+        {"endpoint": "https://fcm.googleapis.com.evil.example/a", "keys": {"p256dh": "x", "auth": "y"}},
+        {"endpoint": "https://fcm.googleapis.com/fcm/send/a", "keys": {}},
         "not an object",
     ):
         response = client.post(reverse("push_subscribe"), json.dumps(body), content_type="application/json")
@@ -132,3 +136,11 @@ def test_the_channel_choice_per_kind_is_saved(client, owner, vapid):
     assert dict(ChannelChoice.objects.filter(user=owner).values_list("topic", "channel")) == {"turn": "push"}
     page = client.get(reverse("notification_settings")).content.decode()
     assert '<option value="push" selected>' in page
+
+
+def test_the_badge_counts_the_games_waiting_on_the_player(client, game):
+    from tests.notifications.conftest import player_to_move
+
+    assert client.get(reverse("push_badge")).json() == {"count": 0}
+    client.force_login(player_to_move(game))
+    assert client.get(reverse("push_badge")).json() == {"count": 1}
