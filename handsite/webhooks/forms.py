@@ -12,9 +12,11 @@ class WebhookForm(forms.Form):
         assume_scheme="https",
         help_text=_(
             "Discord: channel settings → Integrations → Webhooks → Copy URL. Slack: an incoming webhook. "
-            "Telegram: https://api.telegram.org/bot<token>/sendMessage and the chat's id below. "
+            "Telegram: api.telegram.org/bot‹token›/sendMessage and the chat's id below. "
             "It is a secret: once saved it is never shown again."
         ),
-        widget=forms.URLInput(attrs={"dir": "ltr", "autocomplete": "off"}),
+        widget=forms.TextInput(
+            attrs={"dir": "ltr", "autocomplete": "off", "inputmode": "url", "spellcheck": "false"}
+        ),
     )
     chat_id = forms.CharField(label=_("Telegram chat id"), max_length=64, required=False)

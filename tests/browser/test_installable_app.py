@@ -43,9 +43,12 @@ def test_offline_the_page_is_in_english_for_an_english_reader(open_as):
     assert page.locator("[data-offline-page] h1").inner_text() == "No connection"
 
 
+@pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("language", ["en", "ar"])
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_the_reminders_page_with_its_devices_fits_a_phone(open_as, screenshot, settings, language, dark):
+def test_the_reminders_page_with_its_devices_fits_a_phone_and_a_desktop(
+    open_as, screenshot, settings, width, language, dark
+):
     from handsite.management.commands.vapid_keys import new_keys
 
     private, public = new_keys()
@@ -56,11 +59,10 @@ def test_the_reminders_page_with_its_devices_fits_a_phone(open_as, screenshot, s
     PushSubscription.objects.create(
         user=player, endpoint="https://push.example.net/1", p256dh="k", auth="a", label="Chrome on Android"
     )
-    page = open_as(player, reverse("notification_settings") + "#devices", 360, language=language, dark=dark)
+    page = open_as(player, reverse("notification_settings") + "#devices", width, language=language, dark=dark)
     section = page.locator("#devices")
     assert section.is_visible()
     assert section.locator("select").count() == 4
     assert "Chrome on Android" in section.inner_text()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    section.scroll_into_view_if_needed()
-    screenshot(page, f"reminders-devices-360-{language}-{'dark' if dark else 'light'}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"reminders-devices-{width}-{language}-{'dark' if dark else 'light'}")
