@@ -16,5 +16,8 @@ class GamesConfig(AppConfig):
         register_home_section("games/_home_section.html", sections.home_section, order=10)
 
         notifications.register_all()  # the kinds of game notifications, with handsite's outbox
+        from games import push
+
+        push.register_all()  # what they say in a push (handsite.push)
         signals.vacation_started.connect(deadlines.vacation_started, dispatch_uid="games.vacation_started")
         signals.vacation_ended.connect(deadlines.vacation_ended, dispatch_uid="games.vacation_ended")

@@ -409,3 +409,7 @@ class QueuedTask(models.Model):
 
     def __str__(self):
         return f"{self.task}{tuple(self.args)}"
+
+
+from handsite.push.models import ChannelChoice, PushDelivery, PushSubscription  # noqa: E402, F401 (Web Push)
+from handsite.webhooks.models import GroupWebhook, WebhookPing  # noqa: E402, F401 (group chat pings)

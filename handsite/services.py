@@ -1066,6 +1066,11 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
     notification = Notification.objects.select_related("user").get(pk=notification_id)
     pref = notifications.preference_of(notification.user_id)
     user = notification.user
+    from handsite.push.services import hand_over  # Web Push: a delivery row per device of the person
+
+    if not hand_over(notification, pref, now):  # they chose push only (or neither) for this kind
+        _finish(notification_id, NotificationState.SKIPPED)
+        return "skipped"
     if not user.is_active or not user.email or not notifications.wants_email(pref, notification.kind):
         _finish(notification_id, NotificationState.SKIPPED)
         return "skipped"

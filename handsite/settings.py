@@ -446,3 +446,28 @@ HANDSITE_NOTIFY_GRACE_MINUTES = env_int("HANDSITE_NOTIFY_GRACE_MINUTES", 10, min
 GAMES_INVITATION_REPLY_HOURS = env_int("GAMES_INVITATION_REPLY_HOURS", 48, minimum=1, maximum=30 * 24)
 # Sent notifications (the outbox and the in-site list) are deleted after this many days.
 HANDSITE_NOTIFICATION_RETENTION_DAYS = env_int("HANDSITE_NOTIFICATION_RETENTION_DAYS", 90, minimum=1)
+
+
+# --- Web Push (issue 28; handsite/push/) ------------------------------------------------------------
+# VAPID keys from `manage.py vapid_keys` (README "Push notifications"). Without all three, push is off:
+# the Reminders page says so and nothing else changes. The subject is a mailto: or https: URL.
+HANDSITE_VAPID_PUBLIC_KEY = env_str("HANDSITE_VAPID_PUBLIC_KEY", "")
+HANDSITE_VAPID_PRIVATE_KEY = env_str("HANDSITE_VAPID_PRIVATE_KEY", "")
+HANDSITE_VAPID_SUBJECT = env_str("HANDSITE_VAPID_SUBJECT", "")
+# Push services' endpoints are https; plain http only for a stand-in on this machine (tests, DEBUG).
+HANDSITE_PUSH_ALLOW_HTTP = env_bool("HANDSITE_PUSH_ALLOW_HTTP", DEBUG)
+CELERY_IMPORTS = ["handsite.push.tasks", "handsite.webhooks.tasks"]
+CELERY_TASK_ROUTES["handsite.push.tasks.*"] = {"queue": "mail"}
+CELERY_TASK_ROUTES["handsite.webhooks.tasks.*"] = {"queue": "mail"}
+CELERY_BEAT_SCHEDULE["send-pending-pings"] = {  # group chat pings (handsite/webhooks/): retries
+    "task": "handsite.webhooks.tasks.send_pending_pings",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
+CELERY_BEAT_SCHEDULE["send-pending-pushes"] = {
+    "task": "handsite.push.tasks.send_pending_pushes",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
+# Bumped when the service worker's caching changes (its cache's name; old caches are deleted).
+HANDSITE_PWA_VERSION = "1"

@@ -43,6 +43,8 @@ urlpatterns = [
         notification_views.unsubscribe,
         name="notifications_unsubscribe",
     ),
+    path("", include("handsite.push.urls")),  # the installable app: manifest, /sw.js, push devices
+    path("", include("handsite.webhooks.urls")),  # a group's chat ping
     path("accounts/", include("allauth.urls")),
     # The footer's language switch; for a logged-in person it also saves their language.
     path("i18n/setlang/", i18n.set_language, name="set_language"),

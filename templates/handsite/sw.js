@@ -1,0 +1,127 @@
+{% autoescape off %}// The service worker of the site (served at /sw.js: its scope is the whole site).
+// - Static files with a hashed name are taken from the cache first (their content never changes).
+// - Pages always come from the network (never stale); with no connection, a page the worker cannot fetch
+//   shows the offline page in the player's language (the language of the last page they saw).
+// - Pushes show a notification; tapping it opens the game. The app icon's badge follows the count.
+const VERSION = {{ version }};
+const CACHE = "hand-" + VERSION;
+const OFFLINE = {{ offline }};
+const PRECACHE = {{ precache }};
+const DEFAULT_LANGUAGE = {{ default_language }};
+const STATIC = {{ static_prefix }};
+const ICON = {{ icon }};
+const BADGE_ICON = {{ badge_icon }};
+const LANGUAGE_KEY = "/sw/language";
+const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(CACHE).then((cache) => cache.addAll([...Object.values(OFFLINE), ...PRECACHE])).then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("hand-") && key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+async function rememberLanguage(response) {
+  const language = (response.headers.get("Content-Language") || "").split("-")[0];
+  if (language && OFFLINE[language]) {
+    const cache = await caches.open(CACHE);
+    await cache.put(LANGUAGE_KEY, new Response(language));
+  }
+}
+
+async function offlinePage() {
+  const cache = await caches.open(CACHE);
+  const saved = await cache.match(LANGUAGE_KEY);
+  const language = saved ? await saved.text() : DEFAULT_LANGUAGE;
+  return (await cache.match(OFFLINE[language] || OFFLINE[DEFAULT_LANGUAGE])) || Response.error();
+}
+
+async function fromCacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+async function fromNetworkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await cache.match(request);
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith(STATIC)) {
+    event.respondWith(HASHED.test(url.pathname) ? fromCacheFirst(request) : fromNetworkFirst(request));
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(
+      fetch(request)
+        .then((response) => {
+          event.waitUntil(rememberLanguage(response.clone()));
+          return response;
+        })
+        .catch(() => offlinePage()),
+    );
+  }
+});
+
+function setBadge(count) {
+  if (typeof count !== "number" || !self.navigator.setAppBadge) return Promise.resolve();
+  return (count > 0 ? self.navigator.setAppBadge(count) : self.navigator.clearAppBadge()).catch(() => {});
+}
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  event.waitUntil(Promise.all([
+    self.registration.showNotification(data.title || "", {
+      body: data.body || "",
+      tag: data.tag || undefined,
+      lang: data.lang || undefined,
+      dir: data.dir || "auto",
+      icon: ICON,
+      badge: BADGE_ICON,
+      data: { url: data.url || "/" },
+    }),
+    setBadge(data.badge),
+  ]));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      for (const client of windows) {
+        if (new URL(client.url).pathname === target.pathname && "focus" in client) return client.focus();
+      }
+      return self.clients.openWindow(target.href);
+    }),
+  );
+});
+{% endautoescape %}
