@@ -162,10 +162,15 @@ class DealForm(forms.Form):
             self.fields[f"held_cards_{seat}"] = forms.CharField(
                 label=_("or the cards held"), required=False, max_length=600
             )
-        # The place of the deal a new-deal form adds: a second submit of it is refused by the service.
+        # The place of the deal a new-deal form adds: a form made before another deal was saved is
+        # refused by the service.
         self.fields["position"] = forms.IntegerField(
             required=False, min_value=1, max_value=NUMBER_BOUND, widget=forms.HiddenInput
         )
+        # A new-deal form's id, made when it was first shown: a second save of it (a double tap, Back
+        # then Save) adds nothing. An edit carries the version of the deal it corrects.
+        self.fields["deal_key"] = forms.UUIDField(required=False)
+        self.fields["version"] = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
         self.finishes = [] if self.handfoot else finish_choices(self.variant)
 
     # --- Reading the facts ---------------------------------------------------------------------
@@ -232,13 +237,15 @@ class DealForm(forms.Form):
             sides = []
             for index, seats in enumerate(self.sides):
                 melded = (data.get(f"melded_cards_{index}") or "").strip()
+                # The side that went out has no "left in hand" fields on the page: not read, not checked.
+                gone_out = out == index
                 sides.append(
                     {
                         "red_books": data.get(f"red_books_{index}") or 0,
                         "black_books": data.get(f"black_books_{index}") or 0,
                         "melded_points": data.get(f"melded_points_{index}"),
                         "melded": " ".join(melded.upper().split()),
-                        "held": [self._held(seat, None) for seat in seats],
+                        "held": [None if gone_out else self._held(seat, None) for seat in seats],
                         "went_out": out == index,
                         "picked_22": data.get(f"picked_22_{index}") or 0,
                     }
@@ -266,21 +273,51 @@ class DealForm(forms.Form):
         winner = self._out("winner", count)
         if winner is None and not self.errors:
             self.add_error(None, _("Say who went out, or mark the deal as void."))
+        finish = (data.get("finish") or "normal").strip()
+        if self.variant.scoring == "kuwaiti" and finish == "normal":
+            finish = "announcement"  # the engine reads a kuwaiti "normal" win so; the page pre-selects it
+        # The winner's fields are not on the page once they are chosen: not read, not checked.
+        held = [None if seat == winner else self._held(seat, indicator) for seat in range(count)]
+        partners = (
+            next((seats for seats in self.sides if winner in seats), ()) if len(self.sides) < count else ()
+        )
+        for seat in partners:
+            if seat != winner and held[seat] is not None and held[seat] != "":
+                # The page hides (and does not send) the partner's fields; without JavaScript they show.
+                self.add_error(
+                    f"held_points_{seat}",
+                    _(
+                        "%(name)s is on the side that went out, so their cards do not count: "
+                        "clear what was typed for them."
+                    )
+                    % {"name": self.players[seat].display_name},
+                )
         facts = {
             "winner": winner,
-            "finish": (data.get("finish") or "normal").strip(),
+            "finish": finish,
             # The winner's own flag is implied by how they went out: a kuwaiti announcement win means
-            # they had announced; every "Hand" means they had not opened (the form does not ask).
+            # they had announced; every "Hand" means they had not opened (the form does not ask). For
+            # the others, a figure typed means they had opened (announced): their cards count.
             "opened": [
-                (data.get("finish") or "normal").strip() == "announcement"
+                finish == "announcement"
                 if seat == winner
-                else bool(data.get(f"opened_{seat}"))
+                else bool(data.get(f"opened_{seat}")) or (held[seat] is not None and held[seat] != "")
                 for seat in range(count)
             ],
-            "held": [None if seat == winner else self._held(seat, indicator) for seat in range(count)],
+            "held": held,
         }
         if self.variant.scoring == "kuwaiti":
             facts["irregular"] = [bool(data.get(f"irregular_{seat}")) for seat in range(count)]
+            for seat in range(count):
+                if facts["irregular"][seat] and seat != winner and held[seat] not in (None, ""):
+                    self.add_error(
+                        f"held_points_{seat}",
+                        _(
+                            "%(name)s is marked with an irregularity, so their cards do not count: "
+                            "clear what was typed for them or untick “Irregularity”."
+                        )
+                        % {"name": self.players[seat].display_name},
+                    )
         if self.variant.indicator:
             facts["indicator"] = indicator
         data["facts"] = facts

@@ -21,7 +21,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Deal, DealChange
 from tests.factories import MembershipFactory, PlayerGroupFactory
-from tests.scoring.conftest import hand, make_sheet
+from tests.scoring.conftest import hand, keyed, make_sheet
 from tests.support import ROOT, require_service
 
 DEAL = {"winner": "0", "finish": "normal", "opened_1": "on", "held_points_1": "25", "position": "1"}
@@ -45,9 +45,9 @@ def test_a_second_submit_of_the_same_deal_is_refused_with_who_saved_it_and_a_lin
 ):
     sheet = make_sheet(group, owner, "classic", [owner, member])
     client.force_login(owner)
-    assert client.post(_url(group, sheet), DEAL).status_code == 302
+    assert client.post(_url(group, sheet), keyed(DEAL)).status_code == 302
     client.force_login(member)
-    response = client.post(_url(group, sheet), DEAL)
+    response = client.post(_url(group, sheet), keyed(DEAL))
     assert response.status_code == 200
     page = response.content.decode()
     deal = Deal.objects.get()
@@ -65,7 +65,7 @@ def test_a_form_for_the_next_deal_still_saves_after_a_deleted_one(client, group,
     client.force_login(owner)
     page = client.get(_url(group, sheet)).content.decode()
     assert 'name="position" value="2"' in page
-    assert client.post(_url(group, sheet), {**DEAL, "position": "2"}).status_code == 302
+    assert client.post(_url(group, sheet), keyed({**DEAL, "position": "2"})).status_code == 302
     assert Deal.objects.filter(deleted_at__isnull=True).count() == 1
 
 
@@ -119,7 +119,7 @@ def test_twenty_phones_posting_the_same_deal_at_once_save_it_once():
             client = Client()
             client.force_login(omar)
             barrier.wait()
-            response = client.post(_url(group, sheet), DEAL)
+            response = client.post(_url(group, sheet), keyed(DEAL))
             statuses.append((response.status_code, "Omar already saved deal 1." in response.content.decode()))
         finally:
             connections.close_all()

@@ -57,3 +57,38 @@
     }
   });
 })();
+
+// The deal form: a block the page hides (the winner's, the winner's partner's, everyone's in a void
+// deal, the "left in hand" of the side that went out) is disabled too, so what it holds is neither sent
+// nor checked. A figure typed for a player ticks their "Opened" (the server reads it so as well).
+(() => {
+  const form = document.getElementById("deal-form");
+  if (!form) return;
+
+  function sync() {
+    const winner = form.querySelector("input[name=winner]:checked");
+    const seat = winner ? winner.value : null;
+    const isVoid = Boolean(form.querySelector("#id_void:checked"));
+    form.querySelectorAll("fieldset.player").forEach((block) => {
+      const partners = (block.dataset.partners || "").split(" ").filter(Boolean);
+      const off = isVoid || block.dataset.seat === seat || (seat !== null && partners.includes(seat));
+      block.disabled = off;
+      block.hidden = off;
+    });
+    const out = form.querySelector("input[name=went_out]:checked");
+    form.querySelectorAll("fieldset.side").forEach((side) => {
+      const off = out !== null && side.id === `side-${out.value}`;
+      side.querySelectorAll(".held-row input, .held-cards input").forEach((el) => { el.disabled = off; });
+    });
+  }
+
+  form.addEventListener("change", sync);
+  form.addEventListener("input", (event) => {
+    const match = /^held_(points|cards)_(\d+)$/.exec(event.target.name || "");
+    if (!match || !event.target.value.trim()) return;
+    const opened = document.getElementById(`id_opened_${match[2]}`);
+    if (opened) opened.checked = true;
+  });
+  window.addEventListener("pageshow", sync);
+  sync();
+})();
