@@ -224,6 +224,13 @@ class DealForm(forms.Form):
             return " ".join(cards.replace(",", " ").upper().split())
         return typed
 
+    def _not_on_the_page(self, seat: int) -> None:
+        """Forget what a field the page hides held (the winner's, the side's that went out): it is
+        neither read nor checked, errors included."""
+        for name in (f"held_points_{seat}", f"held_cards_{seat}"):
+            self._errors.pop(name, None)
+            self.cleaned_data.pop(name, None)
+
     def clean(self):
         data = super().clean()
         count = len(self.players)
@@ -239,6 +246,9 @@ class DealForm(forms.Form):
                 melded = (data.get(f"melded_cards_{index}") or "").strip()
                 # The side that went out has no "left in hand" fields on the page: not read, not checked.
                 gone_out = out == index
+                if gone_out:
+                    for seat in seats:
+                        self._not_on_the_page(seat)
                 sides.append(
                     {
                         "red_books": data.get(f"red_books_{index}") or 0,
@@ -277,6 +287,8 @@ class DealForm(forms.Form):
         if self.variant.scoring == "kuwaiti" and finish == "normal":
             finish = "announcement"  # the engine reads a kuwaiti "normal" win so; the page pre-selects it
         # The winner's fields are not on the page once they are chosen: not read, not checked.
+        if winner is not None and 0 <= winner < count:
+            self._not_on_the_page(winner)
         held = [None if seat == winner else self._held(seat, indicator) for seat in range(count)]
         partners = (
             next((seats for seats in self.sides if winner in seats), ()) if len(self.sides) < count else ()

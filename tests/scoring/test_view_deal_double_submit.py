@@ -134,3 +134,62 @@ def test_twenty_phones_posting_the_same_deal_at_once_save_it_once():
     assert statuses.count((200, True)) == 19
     assert Deal.objects.filter(sheet=sheet).count() == 1
     assert DealChange.objects.filter(sheet=sheet).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_posts_of_one_form_without_the_position_field_at_once_store_one_deal():
+    """The form's id (unique per sheet) is the double-save check; the position field is not needed."""
+    if connection.vendor != "postgresql":
+        url = require_service("postgres")
+        base = url.rsplit("/", 1)[0]
+        env = {**os.environ, "DATABASE_URL": f"{base}/handsite_sheets_{os.getpid()}"}
+        name = "test_twenty_posts_of_one_form_without_the_position_field_at_once_store_one_deal"
+        child = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-n",
+                "0",
+                f"{__file__}::{name}",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert child.returncode == 0, child.stdout[-3000:] + child.stderr[-3000:]
+        assert "1 passed" in child.stdout
+        return
+    group = PlayerGroupFactory()
+    omar = MembershipFactory(group=group, user__display_name="Omar").user
+    layla = MembershipFactory(group=group, user__display_name="Layla").user
+    sheet = make_sheet(group, omar, "classic", [omar, layla])
+    data = {key: value for key, value in keyed(DEAL).items() if key != "position"}
+    barrier = threading.Barrier(20)
+    statuses = []
+
+    def submit():
+        try:
+            client = Client()
+            client.force_login(omar)
+            barrier.wait()
+            response = client.post(_url(group, sheet), data)
+            statuses.append((response.status_code, "Omar already saved deal 1." in response.content.decode()))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert len(statuses) == 20
+    assert statuses.count((302, False)) == 1
+    assert statuses.count((200, True)) == 19
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+    assert DealChange.objects.filter(sheet=sheet).count() == 1
