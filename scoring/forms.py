@@ -169,8 +169,12 @@ class DealForm(forms.Form):
         )
         # A new-deal form's id, made when it was first shown: a second save of it (a double tap, Back
         # then Save) adds nothing. An edit carries the version of the deal it corrects.
-        self.fields["deal_key"] = forms.UUIDField(required=False)
-        self.fields["version"] = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+        # Each comes twice: the page's own (for a browser without JavaScript), and the one a script
+        # copies it to, which the browser refills after Back (it wins when both are sent).
+        for name in ("deal_key", "deal_key_page"):
+            self.fields[name] = forms.UUIDField(required=False)
+        for name in ("version", "version_page"):
+            self.fields[name] = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
         self.finishes = [] if self.handfoot else finish_choices(self.variant)
 
     # --- Reading the facts ---------------------------------------------------------------------
@@ -233,6 +237,9 @@ class DealForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        for name in ("deal_key", "version"):
+            if data.get(name) is None:
+                data[name] = data.get(f"{name}_page")
         count = len(self.players)
         if self.handfoot:
             pile_out = PILE_RAN_OUT in self._chosen("went_out")

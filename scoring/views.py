@@ -452,7 +452,7 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
     initial = DealForm.initial_from(sheet, deal.facts, sides) if deal else {}
     if deal is None:
         initial["position"] = services.next_position(sheet)
-        initial["deal_key"] = uuid.uuid4()
+        initial["deal_key_page"] = uuid.uuid4()
     else:
         initial["version"] = deal.version
     form = DealForm(
@@ -545,7 +545,9 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         "form": form,
         "saved_first": saved_first,
         "conflict": _conflict_view(state, conflict, form) if conflict else None,
-        "version": conflict.deal.version if conflict else form["version"].value(),
+        "version": conflict.deal.version
+        if conflict
+        else form["version"].value() or form["version_page"].value(),
         "seats": seats,
         "sides": sides,
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),

@@ -28,7 +28,7 @@ def test_the_same_form_saved_twice_adds_nothing_and_shows_the_deal_saved_first(c
     sheet = make_sheet(group, owner, "classic", [owner, member])
     client.force_login(owner)
     page = client.get(_new(group, sheet)).content.decode()
-    key = page.split('name="deal_key" value="')[1].split('"')[0]
+    key = page.split('name="deal_key_page" value="')[1].split('"')[0]
     assert uuid.UUID(key)
     # Back, then Save: the browser refills the form (its id too); the position is the fresh page's.
     assert client.post(_new(group, sheet), {**DEAL, "deal_key": key, "position": "1"}).status_code == 302
@@ -75,7 +75,7 @@ def test_a_stale_correction_is_refused_with_both_versions_and_nothing_typed_lost
     assert "Mona Member&#x27;s version" in body or "Mona Member's version" in body
     assert "45" in body.split('data-testid="conflict"')[1]  # theirs
     assert 'name="held_points_1" id="id_held_points_1" value="30"' in body  # yours, as typed
-    assert 'name="version" value="2"' in body  # "Keep yours" saves over the version now shown
+    assert 'name="version_page" value="2"' in body  # "Keep yours" saves over the version now shown
     deal.refresh_from_db()
     assert deal.facts["held"] == [None, 45]
     # Keep yours.

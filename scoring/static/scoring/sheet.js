@@ -91,4 +91,10 @@
   });
   window.addEventListener("pageshow", sync);
   sync();
+  // The form's id (and an edit's version) go back with the form when the browser refills it after
+  // Back: a field is refilled only when its value differs from the page's, so the page leaves it
+  // empty and this fills it (unless the browser already has).
+  form.querySelectorAll("input[data-key]").forEach((input) => {
+    if (!input.value) input.value = input.dataset.key;
+  });
 })();
