@@ -11,7 +11,7 @@ from games.engine.errors import DomainError
 from games.engine.scoring import HAND_NAMES, KUWAITI_TABLE, winner_from_flags
 from games.engine.variants import HandAndFootVariant
 from handsite.inputs import small_int
-from scoring import services
+from scoring import charts, services
 from scoring.services import PlayerEntry
 
 
@@ -58,6 +58,14 @@ class SheetForm(forms.Form):
             required=False,
         )
 
+    def clean_title(self):
+        title = self.cleaned_data.get("title") or ""
+        if charts.UNDRAWABLE.search(title):
+            raise forms.ValidationError(
+                _("A name cannot hold control characters; type it again without them.")
+            )
+        return title
+
     def seat_rows(self):
         return [(seat, self[f"member_{seat}"], self[f"guest_{seat}"]) for seat in range(self.seat_count)]
 
@@ -76,6 +84,10 @@ class SheetForm(forms.Form):
             if member:
                 seat_of_row[seat] = len(players)
                 players.append(PlayerEntry(user=self.members[member]))
+            elif guest and charts.UNDRAWABLE.search(guest):
+                self.add_error(
+                    f"guest_{seat}", _("A name cannot hold control characters; type it again without them.")
+                )
             elif guest:
                 seat_of_row[seat] = len(players)
                 players.append(PlayerEntry(name=guest))

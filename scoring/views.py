@@ -359,7 +359,13 @@ def result_card_image(request, token):
         raise Http404
     variant, title, _description = _card_words(card)
     rows = [
-        {"rank": rank, "name": name, "total": total, "y": 175 + index * 70, "text_y": 218 + index * 70}
+        {
+            "rank": rank,
+            "name": charts.drawable(name),
+            "total": total,
+            "y": 175 + index * 70,
+            "text_y": 218 + index * 70,
+        }
         for index, (rank, name, total) in enumerate(card.rows[:CARD_IMAGE_ROWS])
     ]
     footer = ngettext("%(count)s deal played", "%(count)s deals played", card.deals) % {"count": card.deals}
@@ -368,11 +374,11 @@ def result_card_image(request, token):
     svg = render_to_string(
         "scoring/result_card.svg",
         {
-            "card": card,
+            "card_title": charts.drawable(card.title or ""),
             "variant_name": variant,
-            "title": title,
+            "title": charts.drawable(title),
             "rows": rows,
-            "footer": footer,
+            "footer": charts.drawable(footer),
             "rtl": get_language_bidi(),
         },
     )
