@@ -98,3 +98,20 @@
     if (!input.value) input.value = input.dataset.key;
   });
 })();
+
+// Quick entry: Enter (the phone keyboard's "Next") in a number of the deal form moves to the next
+// number on the page instead of sending the form, so a deal is typed in one go; Save sends it.
+(() => {
+  const form = document.getElementById("deal-form");
+  if (!form) return;
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.target.type !== "number") return;
+    const numbers = [...form.querySelectorAll("input[type=number]")].filter(
+      (input) => !input.disabled && input.offsetParent !== null,
+    );
+    const next = numbers[numbers.indexOf(event.target) + 1];
+    event.preventDefault();
+    if (next) next.focus();
+    else form.querySelector("button[type=submit]").focus();
+  });
+})();
