@@ -33,6 +33,10 @@ class SheetForm(forms.Form):
     """A new sheet of one rule set: title, options, players in seat order (member or guest), first dealer."""
 
     title = forms.CharField(label=gettext_lazy("Name of the game (optional)"), max_length=80, required=False)
+    played_on = forms.DateField(
+        label=gettext_lazy("Date played"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    place = forms.CharField(label=gettext_lazy("Place (optional)"), max_length=80, required=False)
 
     def __init__(self, *args, variant, members, **kwargs):
         super().__init__(*args, **kwargs)
@@ -65,6 +69,14 @@ class SheetForm(forms.Form):
                 _("A name cannot hold control characters; type it again without them.")
             )
         return title
+
+    def clean_place(self):
+        place = self.cleaned_data.get("place") or ""
+        if charts.UNDRAWABLE.search(place):
+            raise forms.ValidationError(
+                _("A name cannot hold control characters; type it again without them.")
+            )
+        return place
 
     def seat_rows(self):
         return [(seat, self[f"member_{seat}"], self[f"guest_{seat}"]) for seat in range(self.seat_count)]

@@ -565,6 +565,8 @@ def create_sheet(
     options: dict | None = None,
     first_dealer: int | None = None,
     title: str = "",
+    played_on=None,
+    place: str = "",
 ) -> Sheet:
     """A new sheet in ``group`` with ``players`` in seat order. Options are checked and frozen by the
     engine; ``first_dealer`` None draws one at random (as the rules say)."""
@@ -600,6 +602,8 @@ def create_sheet(
         options=frozen,
         first_dealer=first_dealer,
         title=title.strip(),
+        played_on=played_on or timezone.localdate(),
+        place=place.strip(),
         created_by=by,
     )
     SheetPlayer.objects.bulk_create(
@@ -926,6 +930,7 @@ def rematch(sheet: Sheet, *, by) -> Sheet:
         options=sheet.options,
         first_dealer=(sheet.first_dealer + 1) % len(players),
         title=sheet.title,
+        place=sheet.place,
     )
 
 

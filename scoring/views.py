@@ -186,6 +186,7 @@ def sheet_create(request, group, membership, rule_set):
     form = SheetForm(request.POST or None, variant=variant, members=_members(group))
     if request.method == "GET":
         form.initial["member_0"] = str(request.user.pk)
+        form.initial["played_on"] = timezone.localdate()
     if request.method == "POST" and form.is_valid():
         try:
             sheet = services.create_sheet(
@@ -196,6 +197,8 @@ def sheet_create(request, group, membership, rule_set):
                 options=form.cleaned_data["options"],
                 first_dealer=form.cleaned_data.get("first_dealer_seat"),
                 title=form.cleaned_data["title"],
+                played_on=form.cleaned_data.get("played_on"),
+                place=form.cleaned_data.get("place") or "",
             )
         except services.SheetError as error:
             form.add_error(None, error.message)
