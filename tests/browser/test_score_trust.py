@@ -206,3 +206,23 @@ def test_the_undo_notice_of_a_deletion_is_where_the_row_was(new_phone, log_in, s
     notice.get_by_role("button", name="Undo").click()
     expect(phone.locator(f"#deal-{fourth.pk}")).to_be_visible()
     assert sheet.deals.filter(deleted_at__isnull=True).count() == 4
+
+
+def test_a_finished_sheets_result_card_is_shared_with_the_phones_share_sheet(new_phone, log_in, group, owner):
+    from playwright.sync_api import expect
+
+    sheet = make_sheet(group, owner, "classic", [owner, "Lina"])
+    for _ in range(5):
+        services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 5]))
+    card = f"/results/{services.result_card_token(sheet=sheet)}/"
+    plain = new_phone()
+    log_in(plain, owner)
+    plain.goto(f"/groups/{group.slug}/sheets/{sheet.pk}/")
+    expect(plain.get_by_test_id("share-card")).to_be_hidden()  # no Web Share API: "Copy" it is
+    phone = new_phone()
+    phone.add_init_script("navigator.share = async (data) => { window.sharedData = data; };")
+    log_in(phone, owner)
+    phone.goto(f"/groups/{group.slug}/sheets/{sheet.pk}/")
+    phone.get_by_test_id("share-card").click()
+    shared = phone.evaluate("window.sharedData")
+    assert shared["url"].endswith(card)

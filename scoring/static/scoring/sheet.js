@@ -115,3 +115,15 @@
     else form.querySelector("button[type=submit]").focus();
   });
 })();
+
+// The result card's "Share": the phone's own share sheet (WhatsApp and the rest) where the browser has
+// the Web Share API; elsewhere the button stays hidden and "Copy" copies the link.
+(() => {
+  if (!navigator.share) return;
+  document.querySelectorAll("[data-share]").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      navigator.share({ title: button.dataset.shareTitle, url: button.dataset.share }).catch(() => {});
+    });
+  });
+})();
