@@ -7,6 +7,7 @@ the SVG scales to its container (``viewBox``), readable from 360 px up."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -150,6 +151,16 @@ def rating_over_time(name: str, history: list[tuple[object, int]]) -> LineChart 
     chart = line_chart(_("Rating over time"), labels, [(name, values)], summary, zero=False)
     chart.axis = _("Game")
     return chart
+
+
+UNDRAWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters (C0, DEL, C1) and bidi controls: not allowed in an SVG (XML) or they reorder the
+text around them; a name drawn on a picture goes without them."""
+
+
+def drawable(text: str) -> str:
+    """``text`` safe to draw in an SVG: without control or bidi-control characters."""
+    return UNDRAWABLE.sub("", str(text))
 
 
 def svg_to_png(svg: str) -> bytes:

@@ -11,7 +11,7 @@ from games.engine.errors import DomainError
 from games.engine.scoring import HAND_NAMES, KUWAITI_TABLE, winner_from_flags
 from games.engine.variants import HandAndFootVariant
 from handsite.inputs import small_int
-from scoring import services
+from scoring import charts, services
 from scoring.services import PlayerEntry
 
 
@@ -33,6 +33,10 @@ class SheetForm(forms.Form):
     """A new sheet of one rule set: title, options, players in seat order (member or guest), first dealer."""
 
     title = forms.CharField(label=gettext_lazy("Name of the game (optional)"), max_length=80, required=False)
+    played_on = forms.DateField(
+        label=gettext_lazy("Date played"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    place = forms.CharField(label=gettext_lazy("Place (optional)"), max_length=80, required=False)
 
     def __init__(self, *args, variant, members, **kwargs):
         super().__init__(*args, **kwargs)
@@ -58,6 +62,22 @@ class SheetForm(forms.Form):
             required=False,
         )
 
+    def clean_title(self):
+        title = self.cleaned_data.get("title") or ""
+        if charts.UNDRAWABLE.search(title):
+            raise forms.ValidationError(
+                _("A name cannot hold control characters; type it again without them.")
+            )
+        return title
+
+    def clean_place(self):
+        place = self.cleaned_data.get("place") or ""
+        if charts.UNDRAWABLE.search(place):
+            raise forms.ValidationError(
+                _("A name cannot hold control characters; type it again without them.")
+            )
+        return place
+
     def seat_rows(self):
         return [(seat, self[f"member_{seat}"], self[f"guest_{seat}"]) for seat in range(self.seat_count)]
 
@@ -76,6 +96,10 @@ class SheetForm(forms.Form):
             if member:
                 seat_of_row[seat] = len(players)
                 players.append(PlayerEntry(user=self.members[member]))
+            elif guest and charts.UNDRAWABLE.search(guest):
+                self.add_error(
+                    f"guest_{seat}", _("A name cannot hold control characters; type it again without them.")
+                )
             elif guest:
                 seat_of_row[seat] = len(players)
                 players.append(PlayerEntry(name=guest))
@@ -162,10 +186,19 @@ class DealForm(forms.Form):
             self.fields[f"held_cards_{seat}"] = forms.CharField(
                 label=_("or the cards held"), required=False, max_length=600
             )
-        # The place of the deal a new-deal form adds: a second submit of it is refused by the service.
+        # The place of the deal a new-deal form adds: a form made before another deal was saved is
+        # refused by the service.
         self.fields["position"] = forms.IntegerField(
             required=False, min_value=1, max_value=NUMBER_BOUND, widget=forms.HiddenInput
         )
+        # A new-deal form's id, made when it was first shown: a second save of it (a double tap, Back
+        # then Save) adds nothing. An edit carries the version of the deal it corrects.
+        # Each comes twice: the page's own (for a browser without JavaScript), and the one a script
+        # copies it to, which the browser refills after Back (it wins when both are sent).
+        for name in ("deal_key", "deal_key_page"):
+            self.fields[name] = forms.UUIDField(required=False)
+        for name in ("version", "version_page"):
+            self.fields[name] = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
         self.finishes = [] if self.handfoot else finish_choices(self.variant)
 
     # --- Reading the facts ---------------------------------------------------------------------
@@ -219,8 +252,18 @@ class DealForm(forms.Form):
             return " ".join(cards.replace(",", " ").upper().split())
         return typed
 
+    def _not_on_the_page(self, seat: int) -> None:
+        """Forget what a field the page hides held (the winner's, the side's that went out): it is
+        neither read nor checked, errors included."""
+        for name in (f"held_points_{seat}", f"held_cards_{seat}"):
+            self._errors.pop(name, None)
+            self.cleaned_data.pop(name, None)
+
     def clean(self):
         data = super().clean()
+        for name in ("deal_key", "version"):
+            if data.get(name) is None:
+                data[name] = data.get(f"{name}_page")
         count = len(self.players)
         if self.handfoot:
             pile_out = PILE_RAN_OUT in self._chosen("went_out")
@@ -232,13 +275,18 @@ class DealForm(forms.Form):
             sides = []
             for index, seats in enumerate(self.sides):
                 melded = (data.get(f"melded_cards_{index}") or "").strip()
+                # The side that went out has no "left in hand" fields on the page: not read, not checked.
+                gone_out = out == index
+                if gone_out:
+                    for seat in seats:
+                        self._not_on_the_page(seat)
                 sides.append(
                     {
                         "red_books": data.get(f"red_books_{index}") or 0,
                         "black_books": data.get(f"black_books_{index}") or 0,
                         "melded_points": data.get(f"melded_points_{index}"),
                         "melded": " ".join(melded.upper().split()),
-                        "held": [self._held(seat, None) for seat in seats],
+                        "held": [None if gone_out else self._held(seat, None) for seat in seats],
                         "went_out": out == index,
                         "picked_22": data.get(f"picked_22_{index}") or 0,
                     }
@@ -266,21 +314,53 @@ class DealForm(forms.Form):
         winner = self._out("winner", count)
         if winner is None and not self.errors:
             self.add_error(None, _("Say who went out, or mark the deal as void."))
+        finish = (data.get("finish") or "normal").strip()
+        if self.variant.scoring == "kuwaiti" and finish == "normal":
+            finish = "announcement"  # the engine reads a kuwaiti "normal" win so; the page pre-selects it
+        # The winner's fields are not on the page once they are chosen: not read, not checked.
+        if winner is not None and 0 <= winner < count:
+            self._not_on_the_page(winner)
+        held = [None if seat == winner else self._held(seat, indicator) for seat in range(count)]
+        partners = (
+            next((seats for seats in self.sides if winner in seats), ()) if len(self.sides) < count else ()
+        )
+        for seat in partners:
+            if seat != winner and held[seat] is not None and held[seat] != "":
+                # The page hides (and does not send) the partner's fields; without JavaScript they show.
+                self.add_error(
+                    f"held_points_{seat}",
+                    _(
+                        "%(name)s is on the side that went out, so their cards do not count: "
+                        "clear what was typed for them."
+                    )
+                    % {"name": self.players[seat].display_name},
+                )
         facts = {
             "winner": winner,
-            "finish": (data.get("finish") or "normal").strip(),
+            "finish": finish,
             # The winner's own flag is implied by how they went out: a kuwaiti announcement win means
-            # they had announced; every "Hand" means they had not opened (the form does not ask).
+            # they had announced; every "Hand" means they had not opened (the form does not ask). For
+            # the others, a figure typed means they had opened (announced): their cards count.
             "opened": [
-                (data.get("finish") or "normal").strip() == "announcement"
+                finish == "announcement"
                 if seat == winner
-                else bool(data.get(f"opened_{seat}"))
+                else bool(data.get(f"opened_{seat}")) or (held[seat] is not None and held[seat] != "")
                 for seat in range(count)
             ],
-            "held": [None if seat == winner else self._held(seat, indicator) for seat in range(count)],
+            "held": held,
         }
         if self.variant.scoring == "kuwaiti":
             facts["irregular"] = [bool(data.get(f"irregular_{seat}")) for seat in range(count)]
+            for seat in range(count):
+                if facts["irregular"][seat] and seat != winner and held[seat] not in (None, ""):
+                    self.add_error(
+                        f"held_points_{seat}",
+                        _(
+                            "%(name)s is marked with an irregularity, so their cards do not count: "
+                            "clear what was typed for them or untick “Irregularity”."
+                        )
+                        % {"name": self.players[seat].display_name},
+                    )
         if self.variant.indicator:
             facts["indicator"] = indicator
         data["facts"] = facts

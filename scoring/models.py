@@ -30,6 +30,8 @@ class Sheet(models.Model):
     options = models.JSONField(_("options"), default=dict, blank=True)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"))
     title = models.CharField(_("title"), max_length=80, blank=True)
+    played_on = models.DateField(_("date played"), default=timezone.localdate)
+    place = models.CharField(_("place"), max_length=80, blank=True)
     do_not_count = models.BooleanField(
         _("do not count"), default=False, help_text=_("Left out of the group's history and standings.")
     )
@@ -124,12 +126,24 @@ class Deal(models.Model):
     )
     updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+    client_id = models.UUIDField(
+        _("form id"),
+        null=True,
+        blank=True,
+        help_text=_("Made when the new-deal form was first shown; a second save of that form adds nothing."),
+    )
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("Goes up with every edit, deletion and restore of the deal.")
+    )
 
     class Meta:
         verbose_name = _("deal")
         verbose_name_plural = _("deals")
         ordering = ["sheet", "position"]
-        constraints = [models.UniqueConstraint(fields=["sheet", "position"], name="one_deal_per_position")]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="one_deal_per_position"),
+            models.UniqueConstraint(fields=["sheet", "client_id"], name="one_deal_per_form"),
+        ]
 
     def __str__(self):
         return f"{self.sheet} / {self.position}"

@@ -27,6 +27,7 @@ the group's ratings are recomputed by a Celery task queued on commit (scoring/ta
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -198,54 +199,143 @@ def _tally(counts: Counter, limits: dict, text, variant, players: int, field: st
             )
 
 
-def check_deal(variant, options: dict, players: Sequence[SheetPlayer], raw: dict) -> None:
-    """The rules of a deal as a whole, for every path that saves one (the form, the API, a test):
-    a deal holds no more cards than were dealt (every field together), and every player who did not
-    go out and whose cards count says what they still hold. Refusals name the player and the field."""
+@dataclass(frozen=True)
+class FigureLimits:
+    """The most a deal's figures can be with the cards of a game (its decks for its player count)."""
+
+    held: int  # points one player can still hold
+    melded: int  # Hand and Foot: melded card points of one side
+    books: int  # Hand and Foot: books of one side
+
+
+@functools.cache
+def figure_limits(rule_set: str, players: int) -> FigureLimits:
+    variant = get_variant(rule_set)
+    faces = face_limits(variant, players)
+    everything = " ".join(face for face, most in faces.items() for _copy in range(most))
+    cards = read_cards(everything, variant, players)
+    if isinstance(variant, HandAndFootVariant):
+        meldable = [card for card in cards if card.rank != 3]
+        return FigureLimits(
+            held=handfoot_held_cost(cards, variant),
+            melded=sum(variant.card_value(card.rank) for card in meldable),
+            books=len(meldable) // variant.book_size,
+        )
+    indicators = ("2S", "AS") if variant.indicator else (None,)
+    held = max(held_value(variant, players, everything, indicator).total for indicator in indicators)
+    return FigureLimits(held=held, melded=0, books=0)
+
+
+def _typed(value) -> bool:
+    return value is not None and value != ""
+
+
+def _check_points(value, most: int, name: str, field: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and value > most:
+        raise SheetError(
+            _("%(name)s cannot hold %(value)s points: all the cards of this game are worth %(most)s.")
+            % {"name": name, "value": value, "most": most},
+            field=field,
+        )
+
+
+def _check_handfoot(variant, options: dict, players: Sequence[SheetPlayer], raw: dict) -> None:
     count = len(players)
     counts: Counter = Counter()
-    limits = face_limits(variant, count)
+    faces = face_limits(variant, count)
+    most = figure_limits(variant.slug, count)
+    sides = seat_sides(count, variant.teams)
+    raw_sides = list(raw.get("sides") or ())
+    nobody_out = not any(side.get("went_out") for side in raw_sides)
+    for index, seats in enumerate(sides):
+        side = raw_sides[index] if index < len(raw_sides) else {}
+        name = " & ".join(players[seat].display_name for seat in seats)
+        melded_points = side.get("melded_points")
+        if isinstance(melded_points, int) and melded_points > most.melded:
+            raise SheetError(
+                _(
+                    "%(name)s cannot have melded %(value)s points: "
+                    "all the cards of this game are worth %(most)s."
+                )
+                % {"name": name, "value": melded_points, "most": most.melded},
+                field=f"melded_points_{index}",
+            )
+        books = (side.get("red_books") or 0) + (side.get("black_books") or 0)
+        if isinstance(books, int) and books > most.books:
+            raise SheetError(
+                _("%(name)s cannot have %(count)s books: the cards of this game make at most %(most)s.")
+                % {"name": name, "count": books, "most": most.books},
+                field=f"red_books_{index}",
+            )
+        picked = side.get("picked_22") or 0
+        if isinstance(picked, int) and picked > len(seats):
+            raise SheetError(
+                _("%(name)s: at most %(most)s players of this side can pick up exactly 22 cards.")
+                % {"name": name, "most": len(seats)},
+                field=f"picked_22_{index}",
+            )
+        _tally(counts, faces, side.get("melded"), variant, count, f"melded_cards_{index}")
+        held = list(side.get("held") or ())
+        for position, seat in enumerate(seats):
+            value = held[position] if position < len(held) else None
+            player = players[seat].display_name
+            _tally(counts, faces, value, variant, count, f"held_cards_{seat}")
+            _check_points(value, most.held, player, f"held_points_{seat}")
+            if side.get("went_out") and not variant.teams and _typed(value) and value != 0:
+                raise SheetError(
+                    _("%(name)s's side went out, so nothing left in their hand and foot counts: clear it.")
+                    % {"name": player},
+                    field=f"held_points_{seat}",
+                )
+            if (nobody_out or not side.get("went_out")) and not _typed(value):
+                raise SheetError(
+                    _("Say what %(name)s still holds in hand and foot (type 0 if nothing).")
+                    % {"name": player},
+                    field=f"held_points_{seat}",
+                )
+
+
+def check_deal(variant, options: dict, players: Sequence[SheetPlayer], raw: dict) -> None:
+    """The rules of a deal as a whole, for every path that saves one (the form, the API, a test):
+    a deal holds no more cards than were dealt (every field together) and no figure more than the
+    cards of the game are worth; every player who did not go out and whose cards count says what they
+    still hold. Refusals name the
+    player and the field."""
     if isinstance(variant, HandAndFootVariant):
-        sides = seat_sides(count, variant.teams)
-        raw_sides = list(raw.get("sides") or ())
-        nobody_out = not any(side.get("went_out") for side in raw_sides)
-        for index, seats in enumerate(sides):
-            side = raw_sides[index] if index < len(raw_sides) else {}
-            _tally(counts, limits, side.get("melded"), variant, count, f"melded_cards_{index}")
-            held = list(side.get("held") or ())
-            for position, seat in enumerate(seats):
-                value = held[position] if position < len(held) else None
-                _tally(counts, limits, value, variant, count, f"held_cards_{seat}")
-                if (nobody_out or not side.get("went_out")) and (value is None or value == ""):
-                    raise SheetError(
-                        _("Say what %(name)s still holds in hand and foot (type 0 if nothing).")
-                        % {"name": players[seat].display_name},
-                        field=f"held_points_{seat}",
-                    )
+        _check_handfoot(variant, options, players, raw)
         return
+    count = len(players)
+    counts: Counter = Counter()
+    faces = face_limits(variant, count)
+    most = figure_limits(variant.slug, count)
     held = list(raw.get("held") or ())
     opened = list(raw.get("opened") or ())
     irregular = list(raw.get("irregular") or ())
     winner = raw.get("winner")
+    kuwaiti = variant.scoring == "kuwaiti"
+    # The engine leaves out the cards of the winner's partner (teams): the form does not send them.
+    partners: tuple[int, ...] = ()
+    if isinstance(winner, int) and options.get("teams"):
+        partners = next((seats for seats in seat_sides(count, True) if winner in seats), ())
     for seat in range(count):
         value = held[seat] if seat < len(held) else None
-        _tally(counts, limits, value, variant, count, f"held_cards_{seat}")
-        counts_against = (
-            winner is not None
-            and seat != winner
-            and seat < len(opened)
-            and opened[seat]
-            and not (seat < len(irregular) and irregular[seat])
-        )
-        if counts_against and (value is None or value == ""):
+        name = players[seat].display_name
+        field = f"held_points_{seat}"
+        _tally(counts, faces, value, variant, count, f"held_cards_{seat}")
+        _check_points(value, most.held, name, field)
+        if winner is None or seat == winner:
+            continue
+        is_irregular = seat < len(irregular) and bool(irregular[seat])
+        is_open = seat < len(opened) and bool(opened[seat])
+        if not _typed(value) and is_open and not is_irregular and seat not in partners:
             raise SheetError(
                 (
                     _("Say what %(name)s still holds: they had announced, so their cards count.")
-                    if variant.scoring == "kuwaiti"
+                    if kuwaiti
                     else _("Say what %(name)s still holds: they had opened, so their cards count.")
                 )
-                % {"name": players[seat].display_name},
-                field=f"held_points_{seat}",
+                % {"name": name},
+                field=field,
             )
 
 
@@ -343,6 +433,13 @@ def _compute(sheet: Sheet, players: list[SheetPlayer], deals: Sequence[Deal]) ->
     except DomainError as error:
         state.error = error_sentence(error)
     return state
+
+
+def sheet_frame(sheet: Sheet) -> tuple[list[SheetPlayer], tuple[tuple[int, ...], ...]]:
+    """The sheet's players in seat order and its sides, without scoring anything (what a deal form
+    is built from)."""
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    return players, _sides(sheet, len(players))
 
 
 def sheet_state(sheet: Sheet) -> SheetState:
@@ -468,6 +565,8 @@ def create_sheet(
     options: dict | None = None,
     first_dealer: int | None = None,
     title: str = "",
+    played_on=None,
+    place: str = "",
 ) -> Sheet:
     """A new sheet in ``group`` with ``players`` in seat order. Options are checked and frozen by the
     engine; ``first_dealer`` None draws one at random (as the rules say)."""
@@ -503,6 +602,8 @@ def create_sheet(
         options=frozen,
         first_dealer=first_dealer,
         title=title.strip(),
+        played_on=played_on or timezone.localdate(),
+        place=place.strip(),
         created_by=by,
     )
     SheetPlayer.objects.bulk_create(
@@ -531,14 +632,10 @@ def next_position(sheet: Sheet) -> int:
     return (sheet.deals.aggregate(top=Max("position"))["top"] or 0) + 1
 
 
-def _already_saved(sheet: Sheet, position: int) -> DealAlreadySaved:
-    """The refusal of a second submit of the deal at ``position`` (or of a form made before another
-    deal was saved): who saved which deal, with the deal for a link."""
-    deal = (
-        sheet.deals.filter(position__gte=position).select_related("created_by").order_by("position").first()
-    )
-    state = sheet_state(sheet)
-    number = _number_of(state, deal) if deal is not None else None
+def _saved_first(sheet: Sheet, deal: Deal | None) -> DealAlreadySaved:
+    """The refusal of a second save of ``deal`` (the same form, or a form made before it was saved):
+    who saved which deal, with the deal for a link."""
+    number = _number_of(sheet_state(sheet), deal) if deal is not None else None
     who = deal.created_by.name if deal is not None and deal.created_by else _("Someone")
     if number is None:
         message = _("%(name)s already saved this deal (a void deal).") % {"name": who}
@@ -547,23 +644,54 @@ def _already_saved(sheet: Sheet, position: int) -> DealAlreadySaved:
     return DealAlreadySaved(message, deal=deal)
 
 
+def _already_saved(sheet: Sheet, position: int) -> DealAlreadySaved:
+    deal = (
+        sheet.deals.filter(position__gte=position).select_related("created_by").order_by("position").first()
+    )
+    return _saved_first(sheet, deal)
+
+
+def _same_form(sheet: Sheet, client_id) -> Deal | None:
+    if client_id is None:
+        return None
+    return sheet.deals.filter(client_id=client_id).select_related("created_by").first()
+
+
 @transaction.atomic
-def add_deal(sheet: Sheet, *, by, facts: dict, position: int | None = None) -> Deal:
+def add_deal(
+    sheet: Sheet,
+    *,
+    by,
+    facts: dict,
+    position: int | None = None,
+    client_id=None,
+    state: SheetState | None = None,
+) -> Deal:
     """Enter the next deal. The engine checks the facts and the game (not over yet); nothing is saved
-    when it refuses (:class:`SheetError` with its sentence). ``position``: the place of the deal the
-    form was made for; when another deal took it meanwhile (a double submit, two phones at the table)
-    the deal is refused with :class:`DealAlreadySaved`."""
+    when it refuses (:class:`SheetError` with its sentence). ``client_id``: the id of the form the
+    deal comes from; a second save of that form adds nothing (:class:`DealAlreadySaved`, with the deal
+    saved first). ``position``: the place of the deal the form was made for; when another deal took
+    it meanwhile (two phones at the table) the deal is refused the same way."""
     sheet = _locked(sheet)
     _require_enter(sheet, by)
+    first = _same_form(sheet, client_id)
+    if first is not None:
+        raise _saved_first(sheet, first)
     top = sheet.deals.aggregate(top=Max("position"))["top"] or 0
     if position is not None and position != top + 1:
         if position <= top:
             raise _already_saved(sheet, position)
         raise SheetError(_("This form is out of date: open the sheet again."))
     position = top + 1
-    deal = Deal(sheet=sheet, position=position, facts=facts, created_by=by, updated_by=by)
+    deal = Deal(
+        sheet=sheet, position=position, facts=facts, created_by=by, updated_by=by, client_id=client_id
+    )
     state = _check_candidate(sheet, [*_live_deals(sheet), deal], deal)
-    deal.save()
+    try:
+        with transaction.atomic():
+            deal.save()
+    except IntegrityError:
+        raise _saved_first(sheet, _same_form(sheet, client_id)) from None
     state = _on_change(sheet, state)
     DealChange.objects.create(
         sheet=sheet,
@@ -576,19 +704,50 @@ def add_deal(sheet: Sheet, *, by, facts: dict, position: int | None = None) -> D
     return deal
 
 
+class DealConflict(SheetError):
+    """An edit made from an older version of the deal (someone changed or deleted it meanwhile):
+    ``deal`` as it stands now and ``change``, the latest change of it (who, when)."""
+
+    def __init__(self, message: str, *, deal: Deal, change: DealChange | None):
+        super().__init__(message)
+        self.deal = deal
+        self.change = change
+
+
+def _conflict(deal: Deal) -> DealConflict:
+    change = deal.changes.select_related("by").order_by("-at", "-pk").first()
+    who = change.by.name if change and change.by else _("Someone")
+    at = timezone.localtime(change.at if change else deal.updated_at).strftime("%H:%M")
+    if deal.deleted_at is not None:
+        message = _("%(name)s deleted this deal at %(time)s.") % {"name": who, "time": at}
+    else:
+        message = _("%(name)s changed this deal at %(time)s.") % {"name": who, "time": at}
+    return DealConflict(message, deal=deal, change=change)
+
+
 @transaction.atomic
-def edit_deal(deal: Deal, *, by, facts: dict) -> Deal:
-    """Correct a past deal; everything after it is derived again (totals, dealers, the end)."""
+def edit_deal(deal: Deal, *, by, facts: dict, version: int | None = None) -> Deal:
+    """Correct a past deal; everything after it is derived again (totals, dealers, the end).
+    ``version``: the deal's version the correction was made from; when the deal has changed (or been
+    deleted) since, the correction is refused with :class:`DealConflict`. Made from the version after
+    a deletion, the correction brings the deal back with the figures typed."""
     sheet = _locked(deal.sheet)
     _require_enter(sheet, by)
-    deal = Deal.objects.get(pk=deal.pk, sheet=sheet, deleted_at__isnull=True)
+    deal = Deal.objects.get(pk=deal.pk, sheet=sheet)
+    if version is not None and version != deal.version:
+        raise _conflict(deal)
+    if deal.deleted_at is not None:
+        if version is None:
+            raise _conflict(deal)
+        deal = restore_deal(deal, by=by)
     old = deal.facts
     deal.facts = facts
     deals = [deal if d.pk == deal.pk else d for d in _live_deals(sheet)]
     state = _check_candidate(sheet, deals, deal)
     deal.updated_by = by
     deal.updated_at = timezone.now()
-    deal.save(update_fields=["facts", "updated_by", "updated_at"])
+    deal.version += 1
+    deal.save(update_fields=["facts", "updated_by", "updated_at", "version"])
     state = _on_change(sheet, state)
     DealChange.objects.create(
         sheet=sheet,
@@ -613,7 +772,8 @@ def delete_deal(deal: Deal, *, by) -> None:
     state = _check_candidate(sheet, deals, None)
     deal.deleted_at = timezone.now()
     deal.updated_by = by
-    deal.save(update_fields=["deleted_at", "updated_by"])
+    deal.version += 1
+    deal.save(update_fields=["deleted_at", "updated_by", "version"])
     DealChange.objects.create(
         sheet=sheet,
         deal=deal,
@@ -679,7 +839,8 @@ def restore_deal(deal: Deal, *, by) -> Deal:
     state = _check_candidate(sheet, deals, None)
     deal.updated_by = by
     deal.updated_at = timezone.now()
-    deal.save(update_fields=["deleted_at", "updated_by", "updated_at"])
+    deal.version += 1
+    deal.save(update_fields=["deleted_at", "updated_by", "updated_at", "version"])
     state = _on_change(sheet, state)
     DealChange.objects.create(
         sheet=sheet,
@@ -690,6 +851,69 @@ def restore_deal(deal: Deal, *, by) -> Deal:
         deal_number=_number_of(state, deal),
     )
     return deal
+
+
+UNDOABLE = (
+    DealChange.Action.CREATED,
+    DealChange.Action.EDITED,
+    DealChange.Action.DELETED,
+    DealChange.Action.RESTORED,
+    DealChange.Action.EXCLUDED,
+    DealChange.Action.INCLUDED,
+)
+
+
+def latest_changes(sheet: Sheet) -> set[int]:
+    """The changes that can be undone now: the latest of each deal, and the latest "do not count"."""
+    latest: dict = {}
+    for pk, deal_id, action in sheet.changes.order_by("-at", "-pk").values_list("pk", "deal_id", "action"):
+        key = deal_id if deal_id is not None else ("sheet" if action != DealChange.Action.LINKED else None)
+        if key is not None and key not in latest:
+            latest[key] = pk if action in UNDOABLE else None
+    return {pk for pk in latest.values() if pk is not None}
+
+
+@transaction.atomic
+def undo_change(change: DealChange, *, by) -> None:
+    """Undo one change of the sheet's history (an entry deletes the deal, an edit puts the figures
+    back, a deletion restores the deal, a restore deletes it again, "do not count" counts the sheet
+    again); the undo is itself a change in the history. Only the latest change of a deal (or of the
+    sheet's counting) can be undone: a later one would be lost without a word."""
+    sheet = _locked(change.sheet)
+    _require_enter(sheet, by)
+    if change.pk not in latest_changes(sheet):
+        raise SheetError(_("This deal has changed since: undo the later change first."))
+    Action = DealChange.Action
+    deal = Deal.objects.get(pk=change.deal_id) if change.deal_id else None
+    if change.action in (Action.CREATED, Action.RESTORED):
+        delete_deal(deal, by=by)
+    elif change.action == Action.EDITED:
+        edit_deal(deal, by=by, facts=change.old_facts, version=deal.version)
+    elif change.action == Action.DELETED:
+        restore_deal(deal, by=by)
+    elif change.action in (Action.EXCLUDED, Action.INCLUDED):
+        mark_do_not_count(sheet, by=by, do_not_count=change.action == Action.INCLUDED)
+    else:
+        raise SheetError(_("This change cannot be undone."))
+    undo = sheet.changes.order_by("-pk").first()
+    if undo is not None and undo.pk != change.pk:
+        undo.details = {**undo.details, "undo_of": change.pk}
+        undo.save(update_fields=["details"])
+
+
+def deal_points(state: SheetState, facts: dict | None) -> list[tuple[str, int]]:
+    """A deal's points per side from its raw facts (the old or new figures of a change), with the
+    side's name; empty when they do not score (or there are none)."""
+    if not facts:
+        return []
+    sheet = state.sheet
+    try:
+        score = score_facts(sheet.rule_set, sheet.options, len(state.players), facts)
+    except (DomainError, SheetError):
+        return []
+    if score.void:
+        return []
+    return [(state.side_name(side.seats), side.points) for side in score.sides]
 
 
 @transaction.atomic
@@ -706,6 +930,7 @@ def rematch(sheet: Sheet, *, by) -> Sheet:
         options=sheet.options,
         first_dealer=(sheet.first_dealer + 1) % len(players),
         title=sheet.title,
+        place=sheet.place,
     )
 
 

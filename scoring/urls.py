@@ -24,6 +24,7 @@ urlpatterns = [
     path(S + "deals/<int:deal_id>/edit/", views.deal_edit, name="deal_edit"),
     path(S + "deals/<int:deal_id>/delete/", views.deal_delete, name="deal_delete"),
     path(S + "deals/<int:deal_id>/restore/", views.deal_restore, name="deal_restore"),
+    path(S + "history/<int:change_id>/undo/", views.change_undo, name="change_undo"),
     path(S + "rematch/", views.sheet_rematch, name="sheet_rematch"),
     path(S + "count/", views.count_cards, name="count_cards"),
     path(S + "opening/", views.opening_check, name="opening_check"),

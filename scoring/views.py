@@ -4,6 +4,8 @@ the same template; every action also works as a plain form post."""
 
 from __future__ import annotations
 
+import uuid
+
 import segno
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -24,7 +26,7 @@ from handsite.access import group_view
 from handsite.inputs import small_int
 from scoring import charts, exports, services, stats
 from scoring.forms import DealForm, LinkGuestForm, OpeningCheckForm, SheetForm
-from scoring.models import Deal, Sheet
+from scoring.models import Deal, DealChange, Sheet
 
 CARDS_TEXT_BOUND = 1200
 """The longest cards text the picker's count reads (a deal form's longest cards field)."""
@@ -184,6 +186,7 @@ def sheet_create(request, group, membership, rule_set):
     form = SheetForm(request.POST or None, variant=variant, members=_members(group))
     if request.method == "GET":
         form.initial["member_0"] = str(request.user.pk)
+        form.initial["played_on"] = timezone.localdate()
     if request.method == "POST" and form.is_valid():
         try:
             sheet = services.create_sheet(
@@ -194,6 +197,8 @@ def sheet_create(request, group, membership, rule_set):
                 options=form.cleaned_data["options"],
                 first_dealer=form.cleaned_data.get("first_dealer_seat"),
                 title=form.cleaned_data["title"],
+                played_on=form.cleaned_data.get("played_on"),
+                place=form.cleaned_data.get("place") or "",
             )
         except services.SheetError as error:
             form.add_error(None, error.message)
@@ -212,13 +217,22 @@ def _qr_svg(url: str) -> str:
 def _sheet_context(request, group, membership, sheet, **extra):
     state = services.sheet_state(sheet)
     changes = sheet.changes.select_related("by", "deal").order_by("-at", "-pk")[:30]
+    undoable = services.latest_changes(sheet)
+    rows = [_row_view(state, row) for row in state.rows]
+    deleted = extra.get("deleted_deal")
+    if deleted is not None:
+        # The Undo notice takes the deleted deal's place in the table, where the user is.
+        at = next(
+            (i for i, item in enumerate(rows) if item["row"].deal.position > deleted.position), len(rows)
+        )
+        rows.insert(at, {"undo": deleted})
     context = {
         "group": group,
         "membership": membership,
         "sheet": sheet,
         "state": state,
-        "rows": [_row_view(state, row) for row in state.rows],
-        "changes": [_change_view(change) for change in changes],
+        "rows": rows,
+        "changes": [_change_view(state, change, change.pk in undoable) for change in changes],
         "can_enter": services.can_enter(sheet, request.user, membership),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
@@ -243,8 +257,8 @@ def _row_view(state, row):
     return {"row": row, "dealer": state.players[row.dealer].display_name, "sides": sides}
 
 
-def _change_view(change):
-    """One line of the visible history, as a sentence."""
+def _change_view(state, change, undoable: bool):
+    """One line of the visible history, as a sentence, with the deal's points before and after."""
     who = change.by.name if change.by else _("someone")
     Action = change.Action
     if change.action == Action.EXCLUDED:
@@ -267,7 +281,14 @@ def _change_view(change):
             "action": change.get_action_display(),
             "deal": deal,
         }
-    return {"change": change, "text": text}
+    return {
+        "change": change,
+        "text": text,
+        "old": services.deal_points(state, change.old_facts),
+        "new": services.deal_points(state, change.new_facts),
+        "undoable": undoable,
+        "undo_of": change.details.get("undo_of") if isinstance(change.details, dict) else None,
+    }
 
 
 @group_view
@@ -341,7 +362,13 @@ def result_card_image(request, token):
         raise Http404
     variant, title, _description = _card_words(card)
     rows = [
-        {"rank": rank, "name": name, "total": total, "y": 175 + index * 70, "text_y": 218 + index * 70}
+        {
+            "rank": rank,
+            "name": charts.drawable(name),
+            "total": total,
+            "y": 175 + index * 70,
+            "text_y": 218 + index * 70,
+        }
         for index, (rank, name, total) in enumerate(card.rows[:CARD_IMAGE_ROWS])
     ]
     footer = ngettext("%(count)s deal played", "%(count)s deals played", card.deals) % {"count": card.deals}
@@ -350,11 +377,11 @@ def result_card_image(request, token):
     svg = render_to_string(
         "scoring/result_card.svg",
         {
-            "card": card,
+            "card_title": charts.drawable(card.title or ""),
             "variant_name": variant,
-            "title": title,
+            "title": charts.drawable(title),
             "rows": rows,
-            "footer": footer,
+            "footer": charts.drawable(footer),
             "rtl": get_language_bidi(),
         },
     )
@@ -424,33 +451,43 @@ def _first_count(
 def _deal_form_page(request, group, membership, sheet, deal=None):
     if not services.can_enter(sheet, request.user, membership):
         return HttpResponseForbidden(_("Only the players of this sheet can enter deals."))
-    state = services.sheet_state(sheet)
-    if deal is None and state.status and state.status.finished:
-        messages.info(request, _("This game is over; edit a deal to correct it."))
-        return redirect(sheet)
-    initial = DealForm.initial_from(sheet, deal.facts, state.sides) if deal else {}
+    players, sides = services.sheet_frame(sheet)
+    state = None  # the sheet as it stands: derived once, only when the page is drawn
+    if request.method == "GET":
+        state = services.sheet_state(sheet)
+        if deal is None and state.status and state.status.finished:
+            messages.info(request, _("This game is over; edit a deal to correct it."))
+            return redirect(sheet)
+    initial = DealForm.initial_from(sheet, deal.facts, sides) if deal else {}
     if deal is None:
         initial["position"] = services.next_position(sheet)
+        initial["deal_key_page"] = uuid.uuid4()
+    else:
+        initial["version"] = deal.version
     form = DealForm(
         request.POST if request.method == "POST" else None,
         initial=initial,
         sheet=sheet,
-        players=state.players,
-        sides=state.sides,
+        players=players,
+        sides=sides,
     )
-    saved_first = None
+    saved_first = conflict = None
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
             if deal is None:
+                if data.get("deal_key") is None:
+                    raise services.SheetError(_("This form is out of date: open the sheet again."))
                 services.add_deal(
                     sheet,
                     by=request.user,
-                    facts=form.cleaned_data["facts"],
-                    position=form.cleaned_data.get("position"),
+                    facts=data["facts"],
+                    position=data.get("position"),
+                    client_id=data["deal_key"],
                 )
             else:
-                before = state
-                services.edit_deal(deal, by=request.user, facts=form.cleaned_data["facts"])
+                before = services.sheet_state(sheet)
+                services.edit_deal(deal, by=request.user, facts=data["facts"], version=data.get("version"))
                 for sentence in services.consequences(before, services.sheet_state(sheet), done=True):
                     messages.info(request, sentence)
         except services.DealAlreadySaved as error:
@@ -459,11 +496,15 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
                 saved_first = f"{sheet.get_absolute_url()}#deal-{error.deal.pk}"
             else:
                 saved_first = sheet.get_absolute_url()
+        except services.DealConflict as error:
+            conflict = error
         except services.SheetError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
             messages.success(request, _("Deal saved.") if deal is None else _("Deal corrected."))
             return redirect(sheet)
+    if state is None:
+        state = services.sheet_state(sheet)
     indicator = None
     if "indicator" in form.fields:
         indicator = (form["indicator"].value() or "").strip().upper() or None
@@ -474,6 +515,9 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
             "is_dealer": False,
             "opened": form[f"opened_{p.seat}"] if f"opened_{p.seat}" in form.fields else None,
             "irregular": form[f"irregular_{p.seat}"] if f"irregular_{p.seat}" in form.fields else None,
+            "partners": [seat for seat in _partners(state.sides, p.seat) if seat != p.seat]
+            if sheet.options.get("teams")
+            else [],
             "held_points": form[f"held_points_{p.seat}"],
             "held_cards": form[f"held_cards_{p.seat}"],
             "held_count": _first_count(
@@ -501,25 +545,55 @@ def _deal_form_page(request, group, membership, sheet, deal=None):
         else []
     )
     status = state.status
+    row = next((r for r in state.rows if deal is not None and r.deal.pk == deal.pk), None)
     context = {
         "group": group,
         "sheet": sheet,
         "deal": deal,
+        "deal_row": {"number": row.number, "dealer": state.players[row.dealer].display_name} if row else None,
         "form": form,
         "saved_first": saved_first,
+        "conflict": _conflict_view(state, conflict, form) if conflict else None,
+        "version": conflict.deal.version
+        if conflict
+        else form["version"].value() or form["version_page"].value(),
         "seats": seats,
         "sides": sides,
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "winner_chosen": form.chosen("winner") if "finish" in form.fields else [],
         "went_out_chosen": form.chosen("went_out"),
-        "finish_chosen": (form.data.get("finish") if form.is_bound else form.initial.get("finish"))
-        or "normal",
+        "finish_chosen": _finish_chosen(form),
         "next_number": status.next_deal_number if status else 1,
         "next_dealer": state.next_dealer_name,
         "opening_minimum": status.next_opening_minimum if status else None,
         **_picker_context(sheet, len(state.players)),
     }
     return render(request, "scoring/deal_form.html", context)
+
+
+def _partners(sides, seat: int) -> tuple[int, ...]:
+    return next((seats for seats in sides if seat in seats), ())
+
+
+def _finish_chosen(form) -> str:
+    """The "How?" choice to show checked; a kuwaiti win is an announcement unless said otherwise
+    (its "How?" has no "Normal")."""
+    chosen = (form.data.get("finish") if form.is_bound else form.initial.get("finish")) or "normal"
+    if getattr(form.variant, "scoring", "") == "kuwaiti" and chosen == "normal":
+        return "announcement"
+    return chosen
+
+
+def _conflict_view(state, conflict, form) -> dict:
+    """Both versions of a deal two people corrected at once, as points per side."""
+    theirs = None if conflict.deal.deleted_at else services.deal_points(state, conflict.deal.facts)
+    return {
+        "message": conflict.message,
+        "deleted": conflict.deal.deleted_at is not None,
+        "theirs": theirs,
+        "yours": services.deal_points(state, form.cleaned_data.get("facts")),
+        "by": conflict.change.by.name if conflict.change and conflict.change.by else "",
+    }
 
 
 @group_view
@@ -532,7 +606,10 @@ def deal_new(request, group, membership, sheet_id):
 @require_http_methods(["GET", "POST"])
 def deal_edit(request, group, membership, sheet_id, deal_id):
     sheet = _sheet(group, sheet_id)
-    deal = get_object_or_404(Deal, pk=deal_id, sheet=sheet, deleted_at__isnull=True)
+    deals = Deal.objects.filter(pk=deal_id, sheet=sheet)
+    if request.method == "GET":
+        deals = deals.filter(deleted_at__isnull=True)  # a correction posted after a deletion is kept
+    deal = get_object_or_404(deals)
     return _deal_form_page(request, group, membership, sheet, deal)
 
 
@@ -562,7 +639,7 @@ def deal_delete(request, group, membership, sheet_id, deal_id):
                 sheet.refresh_from_db()
                 context = _sheet_context(request, group, membership, sheet, deleted_deal=deal)
                 return render(request, "scoring/sheet.html#live", context)
-            return redirect(f"{sheet.get_absolute_url()}?deleted={deal.pk}")
+            return redirect(f"{sheet.get_absolute_url()}?deleted={deal.pk}#deal-{deal.pk}")
     context = {
         "group": group,
         "sheet": sheet,
@@ -588,6 +665,23 @@ def deal_restore(request, group, membership, sheet_id, deal_id):
     else:
         messages.success(request, _("The deal is back."))
     return redirect(sheet)
+
+
+@group_view
+@require_POST
+def change_undo(request, group, membership, sheet_id, change_id):
+    """Undo one change of the sheet's history."""
+    sheet = _sheet(group, sheet_id)
+    change = get_object_or_404(DealChange, pk=change_id, sheet=sheet)
+    try:
+        services.undo_change(change, by=request.user)
+    except services.SheetPermissionDenied as error:
+        return HttpResponseForbidden(error.message)
+    except services.SheetError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Undone."))
+    return redirect(f"{sheet.get_absolute_url()}#history")
 
 
 @group_view

@@ -178,6 +178,7 @@ def site(group, owner, member, outsider, admin):
         "token": [link.token],
         "sheet_id": [sheet.pk],
         "deal_id": [deal.pk],
+        "change_id": [deal.changes.get().pk],
         "rule_set": ["jordanian"],
         "slug": ["classic"],
         "fmt": ["csv"],

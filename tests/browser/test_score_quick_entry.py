@@ -81,7 +81,8 @@ def test_a_hand_and_foot_deal_is_taps_plus_numbers_on_the_number_keypad(
     taps = 0
     phone.locator("label.tile", has=phone.locator("#went-out-0")).click()  # side 0 went out
     taps += 1
-    expect(phone.locator("#side-0 .held-row")).to_be_hidden()  # nothing left to say for them
+    for row in phone.locator("#side-0 .held-row").all():
+        expect(row).to_be_hidden()  # nothing left to say for them
     for name, value in (("red_books_0", "1"), ("black_books_0", "1"), ("melded_points_0", "200")):
         phone.fill(f"#id_{name}", value)
     phone.fill("#id_melded_points_1", "30")

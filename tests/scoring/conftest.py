@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from scoring import services
@@ -42,3 +44,8 @@ def sheet_factory(group, owner):
         return make_sheet(group, owner, rule_set, players, **kwargs)
 
     return factory
+
+
+def keyed(data: dict) -> dict:
+    """A new-deal form post as the page sends it: with the form's id, made when it was shown."""
+    return {"deal_key": str(uuid.uuid4()), **data}

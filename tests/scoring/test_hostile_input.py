@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Deal, Sheet
-from tests.scoring.conftest import hand, make_sheet
+from tests.scoring.conftest import hand, keyed, make_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_a_five_thousand_digit_winner_is_refused_without_echoing_it(client, grou
     sheet = make_sheet(group, owner, "classic", [owner, member])
     client.force_login(owner)
     huge = "9" * 5000
-    response = client.post(_deal_url(group, sheet), {"winner": huge, "finish": "normal"})
+    response = client.post(_deal_url(group, sheet), keyed({"winner": huge, "finish": "normal"}))
     assert response.status_code == 200
     page = response.content.decode()
     assert "Choose who went out among the players of this sheet." in page
@@ -48,7 +48,7 @@ def test_huge_typed_numbers_are_refused_at_the_field(client, group, owner, membe
     sheet = make_sheet(group, owner, "classic", [owner, member])
     client.force_login(owner)
     data = {"winner": "0", "finish": "normal", "opened_1": "on", "held_points_1": "20", field: "7" * 5000}
-    response = client.post(_deal_url(group, sheet), data)
+    response = client.post(_deal_url(group, sheet), keyed(data))
     assert response.status_code == 200
     assert "Enter a whole number." in response.content.decode()
     assert not Deal.objects.exists()
@@ -60,7 +60,7 @@ def test_the_missing_cards_of_an_opened_player_are_asked_for_by_name_next_to_the
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
     client.force_login(owner)
     response = client.post(
-        _deal_url(group, sheet), {"winner": "0", "finish": "normal", "opened_2": "on", "position": "1"}
+        _deal_url(group, sheet), keyed({"winner": "0", "finish": "normal", "opened_2": "on", "position": "1"})
     )
     page = response.content.decode()
     assert "Say what Gina still holds: they had opened, so their cards count." in page

@@ -37,4 +37,7 @@ def test_deleting_by_htmx_answers_with_the_live_part(client, group, owner, membe
     assert response.status_code == 200
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="sheet-live"')
-    assert "No deals yet." in body
+    # The table keeps the deleted deal's row, now the Undo notice, where the user tapped Delete.
+    row = body.split(f'<tr id="deal-{deal.pk}" class="undo-row">')[1].split("</tr>")[0]
+    assert "Deal deleted." in row
+    assert reverse("scoring:deal_restore", args=[group.slug, sheet.pk, deal.pk]) in row

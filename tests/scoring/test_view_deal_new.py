@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Deal, DealChange
-from tests.scoring.conftest import make_sheet
+from tests.scoring.conftest import keyed, make_sheet
 
 
 @pytest.fixture
@@ -32,14 +32,16 @@ def test_example_1_entered_with_cards_and_typed_points_is_saved(client, group, s
     client.force_login(owner)
     response = client.post(
         url(group, sheet),
-        {
-            "winner": "0",
-            "finish": "normal",
-            "opened_1": "on",
-            "held_cards_1": "ks 7h jk",
-            "opened_2": "on",
-            "held_points_2": "13",
-        },
+        keyed(
+            {
+                "winner": "0",
+                "finish": "normal",
+                "opened_1": "on",
+                "held_cards_1": "ks 7h jk",
+                "opened_2": "on",
+                "held_points_2": "13",
+            }
+        ),
     )
     assert response.status_code == 302
     deal = Deal.objects.get()
@@ -76,7 +78,7 @@ def test_bad_input_gets_a_form_error_in_place_and_nothing_is_saved(
 ):
     client.force_login(owner)
     data = {"finish": "normal", **data}
-    response = client.post(url(group, sheet), data)
+    response = client.post(url(group, sheet), keyed(data))
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Deal.objects.exists()
@@ -87,7 +89,7 @@ def test_bad_input_gets_a_form_error_in_place_and_nothing_is_saved(
 
 def test_a_void_deal_scores_nothing_and_keeps_the_deal_number(client, group, sheet, owner):
     client.force_login(owner)
-    assert client.post(url(group, sheet), {"void": "on"}).status_code == 302
+    assert client.post(url(group, sheet), keyed({"void": "on"})).status_code == 302
     page = client.get(sheet.get_absolute_url()).content.decode()
     assert "Enter deal 1" in page
     assert "Void deal: no score." in page
@@ -98,13 +100,15 @@ def test_a_kuwaiti_sheet_takes_named_hands_and_irregularities(client, group, own
     client.force_login(owner)
     response = client.post(
         url(group, sheet),
-        {
-            "winner": "0",
-            "finish": "colored",
-            "opened_1": "on",
-            "held_cards_1": "8H 9H JK",
-            "irregular_2": "on",
-        },
+        keyed(
+            {
+                "winner": "0",
+                "finish": "colored",
+                "opened_1": "on",
+                "held_cards_1": "8H 9H JK",
+                "irregular_2": "on",
+            }
+        ),
     )
     assert response.status_code == 302
     page = client.get(sheet.get_absolute_url()).content.decode()
@@ -119,16 +123,18 @@ def test_a_hand_and_foot_deal_from_the_form(client, group, owner, member):
     client.force_login(owner)
     response = client.post(
         url(group, sheet),
-        {
-            "went_out": "0",
-            "red_books_0": "1",
-            "black_books_0": "1",
-            "melded_cards_0": "KS KH KD KC KS KH KD AS AH AD AC AS AH JK 5S 5H 5D 5C",
-            "red_books_1": "1",
-            "black_books_1": "0",
-            "melded_points_1": "65",
-            "held_cards_1": "JK 3H 9C",
-        },
+        keyed(
+            {
+                "went_out": "0",
+                "red_books_0": "1",
+                "black_books_0": "1",
+                "melded_cards_0": "KS KH KD KC KS KH KD AS AH AD AC AS AH JK 5S 5H 5D 5C",
+                "red_books_1": "1",
+                "black_books_1": "0",
+                "melded_points_1": "65",
+                "held_cards_1": "JK 3H 9C",
+            }
+        ),
     )
     assert response.status_code == 302, response.content.decode()
     page = client.get(sheet.get_absolute_url()).content.decode()
@@ -141,7 +147,7 @@ def test_two_hand_and_foot_sides_going_out_is_refused(client, group, owner, memb
     client.force_login(owner)
     data = {"went_out": ["0", "1"], "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
     data.update({"red_books_1": "1", "black_books_1": "1", "melded_points_1": "200"})
-    response = client.post(url(group, sheet), data)
+    response = client.post(url(group, sheet), keyed(data))
     assert "Only one player can go out in a deal" in response.content.decode()
     assert not Deal.objects.exists()
 
@@ -171,10 +177,10 @@ def test_a_blank_hand_and_foot_deal_is_refused_and_the_opening_minimum_stays(cli
     # What a browser sends for the untouched form (every field empty), and a post with nothing at all.
     blank = {f"{name}_{i}": "" for i in (0, 1) for name in ("red_books", "black_books", "melded_points")}
     blank.update({f"held_points_{i}": "" for i in (0, 1)} | {f"held_cards_{i}": "" for i in (0, 1)})
-    response = client.post(url(group, sheet), blank)
+    response = client.post(url(group, sheet), keyed(blank))
     assert response.status_code == 200
     assert "Say who went out, or that the draw pile ran out." in response.content.decode()
-    response = client.post(url(group, sheet), {})
+    response = client.post(url(group, sheet), keyed({}))
     assert response.status_code == 200
     assert "Say who went out, or that the draw pile ran out." in response.content.decode()
     assert not Deal.objects.exists()
@@ -186,14 +192,14 @@ def test_a_hand_and_foot_side_that_did_not_go_out_must_say_what_it_holds(client,
     client.force_login(owner)
     data = {"went_out": "0", "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
     data.update({"red_books_1": "0", "black_books_1": "0", "melded_points_1": "30"})
-    response = client.post(url(group, sheet), data)
+    response = client.post(url(group, sheet), keyed(data))
     assert response.status_code == 200
     assert (
         "Say what Mona Member still holds in hand and foot (type 0 if nothing)." in response.content.decode()
     )
     assert not Deal.objects.exists()
     # 0 typed on purpose is an answer.
-    assert client.post(url(group, sheet), {**data, "held_points_1": "0"}).status_code == 302
+    assert client.post(url(group, sheet), keyed({**data, "held_points_1": "0"})).status_code == 302
     assert Deal.objects.get().facts["sides"][1]["held"] == [0]
 
 
@@ -204,11 +210,11 @@ def test_the_draw_pile_running_out_is_chosen_explicitly_and_everybody_says_what_
     client.force_login(owner)
     data = {"went_out": "none", "red_books_0": "1", "melded_points_0": "200", "held_points_0": "40"}
     data.update({"melded_points_1": "30"})
-    response = client.post(url(group, sheet), data)
+    response = client.post(url(group, sheet), keyed(data))
     assert "Say what Mona Member still holds" in response.content.decode()
     assert "Say what Olivia Owner still holds" not in response.content.decode()
     assert not Deal.objects.exists()
-    response = client.post(url(group, sheet), {**data, "held_cards_1": "3H 9C"})
+    response = client.post(url(group, sheet), keyed({**data, "held_cards_1": "3H 9C"}))
     assert response.status_code == 302, response.content.decode()
     deal = Deal.objects.get()
     assert deal.facts["pile_ran_out"] is True
@@ -222,7 +228,7 @@ def test_a_side_going_out_and_the_draw_pile_running_out_together_are_refused(cli
     client.force_login(owner)
     data = {"went_out": ["0", "none"], "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
     data.update({"melded_points_1": "30", "held_points_1": "10"})
-    response = client.post(url(group, sheet), data)
+    response = client.post(url(group, sheet), keyed(data))
     assert "Either a side went out or the draw pile ran out, not both." in response.content.decode()
     assert not Deal.objects.exists()
 
@@ -234,17 +240,17 @@ def test_in_team_hand_and_foot_only_the_partner_of_the_side_that_went_out_may_be
     client.force_login(owner)
     data = {"went_out": "0", "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
     data.update({"melded_points_1": "30", "held_points_1": "25"})
-    response = client.post(url(group, sheet), data)
+    response = client.post(url(group, sheet), keyed(data))
     body = response.content.decode()
     assert "Say what Hadi still holds" in body
     assert "Say what Gina still holds" not in body
     assert not Deal.objects.exists()
-    assert client.post(url(group, sheet), {**data, "held_points_3": "0"}).status_code == 302
+    assert client.post(url(group, sheet), keyed({**data, "held_points_3": "0"})).status_code == 302
 
 
 def test_a_void_deal_with_a_winner_is_refused_in_place(client, group, sheet, owner):
     client.force_login(owner)
-    response = client.post(url(group, sheet), {"void": "on", "winner": "1", "finish": "normal"})
+    response = client.post(url(group, sheet), keyed({"void": "on", "winner": "1", "finish": "normal"}))
     assert response.status_code == 200
     body = response.content.decode()
     assert "A void deal has no winner" in body
@@ -260,11 +266,11 @@ def test_the_winners_own_opened_flag_follows_how_they_went_out(client, group, ow
     client.force_login(owner)
     response = client.post(
         url(group, kuwaiti),
-        {"winner": "0", "finish": "announcement", "opened_1": "on", "held_points_1": "20"},
+        keyed({"winner": "0", "finish": "announcement", "opened_1": "on", "held_points_1": "20"}),
     )
     assert response.status_code == 302
     assert Deal.objects.get(sheet=kuwaiti).facts["opened"] == [True, True]
     classic = make_sheet(group, owner, "classic", [owner, member])
-    response = client.post(url(group, classic), {"winner": "1", "finish": "hand", "opened_1": "on"})
+    response = client.post(url(group, classic), keyed({"winner": "1", "finish": "hand", "opened_1": "on"}))
     assert response.status_code == 302
     assert Deal.objects.get(sheet=classic).facts["opened"] == [False, False]

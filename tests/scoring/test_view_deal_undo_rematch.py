@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Deal, DealChange, Sheet
-from tests.scoring.conftest import hand, make_sheet
+from tests.scoring.conftest import hand, keyed, make_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def test_a_deleted_deal_can_be_undone_and_undo_last_deal_deletes_the_last(client
     undo_last = page.split('data-testid="undo-last"')[0].rsplit("<form", 1)[1]
     assert reverse("scoring:deal_delete", args=[group.slug, sheet.pk, last.pk]) in undo_last
     response = client.post(reverse("scoring:deal_delete", args=[group.slug, sheet.pk, last.pk]))
-    assert response.url == f"{sheet.get_absolute_url()}?deleted={last.pk}"
+    assert response.url == f"{sheet.get_absolute_url()}?deleted={last.pk}#deal-{last.pk}"
     page = client.get(response.url).content.decode()
     assert "Deal deleted." in page
     restore = reverse("scoring:deal_restore", args=[group.slug, sheet.pk, last.pk])
@@ -67,7 +67,7 @@ def test_editing_a_deal_of_a_finished_game_says_what_changed(client, group, owne
     url = reverse("scoring:deal_edit", args=[group.slug, sheet.pk, deals[0].pk])
     data = {"winner": "0", "finish": "normal", "opened_1": "on", "held_points_1": "150", "opened_2": "on"}
     data["held_points_2"] = "150"
-    response = client.post(url, data, follow=True)
+    response = client.post(url, keyed(data), follow=True)
     page = response.content.decode()
     # Olivia 10 (-30 + 4 × 10), Mona 190, Layla 30 (150 - 4 × 30): Olivia wins now.
     assert "Layla is no longer the winner." in page

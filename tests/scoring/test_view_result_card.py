@@ -134,3 +134,41 @@ def test_in_arabic_the_picture_reads_from_the_right_with_numbers_left_to_right(g
     assert 'direction="rtl" text-anchor="end"' in names[0]
     totals = [line for line in svg.splitlines() if 'direction="ltr"' in line]
     assert [line.split(">")[1].split("<")[0] for line in totals] == ["-70", "10", "10"]
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [*(chr(code) for code in range(0x20)), "\x7f", "\u202e", "\u2066", "\u200f", "\u061c"],
+    ids=lambda c: f"U+{ord(c):04X}",
+)
+def test_a_name_with_a_control_character_still_draws_the_picture(client, group, owner, odd):
+    """Issue 30: such a name (entered before the forms refused it) no longer breaks the PNG for good."""
+    sheet = make_sheet(group, owner, "classic", [owner, f"Gu{odd}s", f"Zo{odd}e"], title=f"Eid{odd}night")
+    for winner in (0, 0, 1, 0, 2):
+        held = [None if seat == winner else 10 for seat in range(3)]
+        services.add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
+    token = services.result_card_token(sheet=sheet)
+    response = client.get(reverse("scoring:result_card_image", args=[token]))
+    assert response.status_code == 200
+    assert response.content.startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("odd", "sentence"),
+    [
+        ("\x00", "Null characters are not allowed."),  # Django's own refusal
+        ("\x1b", "A name cannot hold control characters"),
+        ("\x7f", "A name cannot hold control characters"),
+        ("\u202e", "A name cannot hold control characters"),
+    ],
+    ids=repr,
+)
+def test_the_new_sheet_form_refuses_a_guest_name_with_a_control_character(
+    client, group, owner, odd, sentence
+):
+    client.force_login(owner)
+    url = reverse("scoring:sheet_create", args=[group.slug, "classic"])
+    response = client.post(url, {"member_0": str(owner.pk), "guest_1": f"Gu{odd}s", "first_dealer": "0"})
+    assert response.status_code == 200
+    assert sentence in response.content.decode()
+    assert not services.Sheet.objects.exists()

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Deal
-from tests.scoring.conftest import hand, make_sheet
+from tests.scoring.conftest import hand, keyed, make_sheet
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_a_member_who_is_not_on_the_sheet_views_it_but_cannot_enter(client, grou
     assert page.status_code == 200
     assert "Enter deal 2" not in page.content.decode()
     assert client.get(reverse("scoring:deal_new", args=[group.slug, sheet.pk])).status_code == 403
-    response = client.post(reverse("scoring:deal_new", args=[group.slug, sheet.pk]), {"winner": "1"})
+    response = client.post(reverse("scoring:deal_new", args=[group.slug, sheet.pk]), keyed({"winner": "1"}))
     assert response.status_code == 403
     assert sheet.deals.count() == 1
 
@@ -72,7 +72,7 @@ def test_a_member_seated_on_the_sheet_enters_deals(client, group, sheet, member)
     assert "Enter deal 2" in page
     response = client.post(
         reverse("scoring:deal_new", args=[group.slug, sheet.pk]),
-        {"winner": "1", "finish": "normal", "opened_0": "on", "held_points_0": "12"},
+        keyed({"winner": "1", "finish": "normal", "opened_0": "on", "held_points_0": "12"}),
     )
     assert response.status_code == 302
     assert sheet.deals.count() == 2

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from tests.scoring.conftest import hand, make_sheet
+from tests.scoring.conftest import hand, keyed, make_sheet
 
 # Classic, three players: Olivia and Mona both end five deals on -10, Gina on 170.
 TIED_AFTER_FIVE = [
@@ -46,14 +46,16 @@ def test_a_classic_game_tied_after_five_deals_goes_on_to_a_tie_break_deal_and_th
     # The tie-break deal is entered like any other and marked "TB" in the table.
     response = client.post(
         reverse("scoring:deal_new", args=[group.slug, sheet.pk]),
-        {
-            "winner": "0",
-            "finish": "normal",
-            "opened_1": "on",
-            "held_points_1": "10",
-            "opened_2": "on",
-            "held_points_2": "10",
-        },
+        keyed(
+            {
+                "winner": "0",
+                "finish": "normal",
+                "opened_1": "on",
+                "held_points_1": "10",
+                "opened_2": "on",
+                "held_points_2": "10",
+            }
+        ),
     )
     assert response.status_code == 302
     live = live_part(client, sheet)

@@ -31,7 +31,7 @@ def _rows(page):
 
 
 def _names(page):
-    cells = [row.split('<th scope="row">')[1].split("</th>")[0] for row in _rows(page)]
+    cells = [row.split('<th scope="row">')[1].split('<span class="second-line')[0] for row in _rows(page)]
     return [re.sub(r"<[^>]+>", "", cell).split("(")[0].strip() for cell in cells]
 
 
@@ -47,6 +47,8 @@ def test_the_leaderboard_counts_games_wins_rate_and_points_per_deal(client, grou
     assert '<td class="num col-games">2</td><td class="num col-wins">1</td>' in flat
     assert "50%" in mona
     assert '<bdi dir="ltr">-5.0</bdi>' in mona
+    # On a phone the wins and points per deal are a second line under the name (issue 29).
+    assert "1 win · -5.0 points per deal" in mona.split('data-testid="second-line">')[1]
     # Gina, a guest: 1 game, no win, 10 a deal.
     assert "(guest)" in rows["Gina"]
     assert '<bdi dir="ltr">10.0</bdi>' in rows["Gina"]

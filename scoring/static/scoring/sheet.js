@@ -57,3 +57,73 @@
     }
   });
 })();
+
+// The deal form: a block the page hides (the winner's, the winner's partner's, everyone's in a void
+// deal, the "left in hand" of the side that went out) is disabled too, so what it holds is neither sent
+// nor checked. A figure typed for a player ticks their "Opened" (the server reads it so as well).
+(() => {
+  const form = document.getElementById("deal-form");
+  if (!form) return;
+
+  function sync() {
+    const winner = form.querySelector("input[name=winner]:checked");
+    const seat = winner ? winner.value : null;
+    const isVoid = Boolean(form.querySelector("#id_void:checked"));
+    form.querySelectorAll("fieldset.player").forEach((block) => {
+      const partners = (block.dataset.partners || "").split(" ").filter(Boolean);
+      const off = isVoid || block.dataset.seat === seat || (seat !== null && partners.includes(seat));
+      block.disabled = off;
+      block.hidden = off;
+    });
+    const out = form.querySelector("input[name=went_out]:checked");
+    form.querySelectorAll("fieldset.side").forEach((side) => {
+      const off = out !== null && side.id === `side-${out.value}`;
+      side.querySelectorAll(".held-row input, .held-cards input").forEach((el) => { el.disabled = off; });
+    });
+  }
+
+  form.addEventListener("change", sync);
+  form.addEventListener("input", (event) => {
+    const match = /^held_(points|cards)_(\d+)$/.exec(event.target.name || "");
+    if (!match || !event.target.value.trim()) return;
+    const opened = document.getElementById(`id_opened_${match[2]}`);
+    if (opened) opened.checked = true;
+  });
+  window.addEventListener("pageshow", sync);
+  sync();
+  // The form's id (and an edit's version) go back with the form when the browser refills it after
+  // Back: a field is refilled only when its value differs from the page's, so the page leaves it
+  // empty and this fills it (unless the browser already has).
+  form.querySelectorAll("input[data-key]").forEach((input) => {
+    if (!input.value) input.value = input.dataset.key;
+  });
+})();
+
+// Quick entry: Enter (the phone keyboard's "Next") in a number of the deal form moves to the next
+// number on the page instead of sending the form, so a deal is typed in one go; Save sends it.
+(() => {
+  const form = document.getElementById("deal-form");
+  if (!form) return;
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.target.type !== "number") return;
+    const numbers = [...form.querySelectorAll("input[type=number]")].filter(
+      (input) => !input.disabled && input.offsetParent !== null,
+    );
+    const next = numbers[numbers.indexOf(event.target) + 1];
+    event.preventDefault();
+    if (next) next.focus();
+    else form.querySelector("button[type=submit]").focus();
+  });
+})();
+
+// The result card's "Share": the phone's own share sheet (WhatsApp and the rest) where the browser has
+// the Web Share API; elsewhere the button stays hidden and "Copy" copies the link.
+(() => {
+  if (!navigator.share) return;
+  document.querySelectorAll("[data-share]").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      navigator.share({ title: button.dataset.shareTitle, url: button.dataset.share }).catch(() => {});
+    });
+  });
+})();
