@@ -2,11 +2,13 @@
 move's htmx answer, the htmx board of every seat (and a sort) and now and then the whole page, for a
 classic duel, a partnership, Kuwaiti, and both Hand and Foot rule sets, in English and Arabic; a
 refused press now and then. On its own throwaway PostgreSQL database (ids the same at every run), so
-two captures (before and after a change to the page's rendering) compare byte for byte:
+two captures (before and after a change to the page's templates or its view model) compare answer by
+answer (bench/render_compare.py: modulo whitespace; ``diff -r``: byte for byte):
 
     .venv/bin/python bench/render_capture.py var/render_before
     ... change ...
-    .venv/bin/python bench/render_capture.py var/render_after && diff -r var/render_before var/render_after
+    .venv/bin/python bench/render_capture.py var/render_after
+    .venv/bin/python bench/render_compare.py var/render_before var/render_after
 """
 
 from __future__ import annotations

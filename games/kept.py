@@ -1,6 +1,6 @@
-"""What the play page's answers keep per process between answers (a board's described log lines, the
-rows since a viewer's last move, the rule-state sentences): bounded stores, the oldest entry forgotten
-first. Each store's own module says what its key holds and why a kept value stays right."""
+"""A bounded store kept per process (the oldest entry forgotten first): games.movelog keeps the rows since a
+viewer's last move with it. The store's own module says what its key holds and why a kept value stays
+right."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db.models import IntegerField, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -72,7 +72,7 @@ def describe(game: Game, action: dict, name: str) -> SafeString:
         )
     if kind in ("meld", "announce"):
         melds = [_cards(game, _meld_ids(spec)) for spec in action.get("melds") or []]
-        joined = mark_safe(" · ".join(str(meld) for meld in melds))  # each part escaped by cards_html
+        joined = format_html_join(" · ", "{}", ((meld,) for meld in melds))
         if kind == "announce":
             return format_html(_("{name} announced {melds}."), name=name, melds=joined)
         return format_html(_("{name} laid down {melds}."), name=name, melds=joined)
@@ -183,15 +183,15 @@ def _rows_since(game_id: int, version: int, viewer: int, deal: int) -> tuple[dic
 
 @dataclass
 class LogPage:
-    deals: list[dict]  # [{"number": deal + 1 or None, "lines": [{"seq", "line", "when"}]}] newest first
+    deals: list[dict]  # [{"number": deal + 1 or None, "lines": [{"seq", "line", "when", ...}]}] newest first
+    # a line's "note": a player left or the game was ended (not a move); "timeout": the move the server made
+    # when the player's time ran out
     page: int
     pages: int
 
 
-def _leave_line(seat) -> SafeString:
-    return format_html(
-        "<em>{}</em>", _("{name} left the game; a bot plays their seat from here on.").format(name=seat.name)
-    )
+def _leave_line(seat) -> str:
+    return _("{name} left the game; a bot plays their seat from here on.").format(name=seat.name)
 
 
 def page(game: Game, names: dict[int, str], number: int, seats=()) -> LogPage:
@@ -214,15 +214,15 @@ def page(game: Game, names: dict[int, str], number: int, seats=()) -> LogPage:
             leaves.setdefault(seat.left_version, []).append(seat)
     if number == 1 and game.status == "abandoned":
         ender = game.ended_by.name if game.ended_by_id else "—"
-        line = format_html(
-            "<em>{}</em>", _("{name} ended the game early; it is not scored.").format(name=ender)
+        line = _("{name} ended the game early; it is not scored.").format(name=ender)
+        deals.append(
+            {"number": None, "lines": [{"seq": "", "line": line, "note": True, "when": game.finished_at}]}
         )
-        deals.append({"number": None, "lines": [{"seq": "", "line": line, "when": game.finished_at}]})
 
     def note(seat):
         if not deals:
             deals.append({"number": None, "lines": []})
-        deals[-1]["lines"].append({"seq": "", "line": _leave_line(seat), "when": seat.left_at})
+        deals[-1]["lines"].append({"seq": "", "line": _leave_line(seat), "note": True, "when": seat.left_at})
 
     if number == 1:  # left after the newest move
         for version, left in leaves.items():
@@ -232,12 +232,17 @@ def page(game: Game, names: dict[int, str], number: int, seats=()) -> LogPage:
     for row in chunk:
         name = names.get(row["seat"], "")
         line = describe(game, row["action"], name)
-        if row["kind"] == MoveKind.TIMEOUT:
-            line = format_html('{} <span class="muted small">{}</span>', line, _("(time ran out)"))
         deal = row["deal"] + 1 if row["deal"] is not None else None
         if not deals or deals[-1]["number"] != deal:
             deals.append({"number": deal, "lines": []})
-        deals[-1]["lines"].append({"seq": row["seq"], "line": line, "when": row["created_at"]})
+        deals[-1]["lines"].append(
+            {
+                "seq": row["seq"],
+                "line": line,
+                "timeout": row["kind"] == MoveKind.TIMEOUT,
+                "when": row["created_at"],
+            }
+        )
         for seat in leaves.get(row["seq"] - 1, ()):  # left just before this move
             note(seat)
     return LogPage(deals=deals, page=number, pages=pages)

@@ -7,12 +7,10 @@ so a page can never disagree with the game the server plays. The prose is in ``t
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from django.utils.html import conditional_escape, format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from games import board, engine
 from games.engine import rule_state as engine_rule_state
@@ -20,8 +18,6 @@ from games.engine.cards import RANK_NAMES
 from games.engine.deal import HAND_SIZE
 from games.engine.scoring import KUWAITI_TABLE, STANDARD_TABLE
 from games.engine.variants import HandAndFootVariant, HandVariant, face_limits, scoring_deals
-from games.kept import keep
-from handsite.i18n import per_language
 
 RULE_SET_ORDER = tuple(engine.VARIANTS)
 """The seven rule sets, in the order the engine lists them (the rules pages' navigation)."""
@@ -157,6 +153,7 @@ def rulebook(slug: str) -> dict:
         "variant": variant,
         "name": _(variant.name),
         "family": variant.family,
+        # format_html of one inline element: the count sits inside translated sentences of the page.
         "players": format_html(
             '<bdi dir="ltr">{}</bdi>', _players_text(variant.min_players, variant.max_players)
         ),
@@ -211,7 +208,8 @@ def rulebook(slug: str) -> dict:
 
 
 def _face_html(face: str) -> SafeString:
-    """A card named in a sentence: "A♥", kept left-to-right inside Arabic text."""
+    """A card named in a sentence: "A♥", kept left-to-right inside Arabic text. format_html of one inline
+    element: it sits inside a translated sentence, where a template tag cannot put it."""
     return format_html('<bdi class="face suit-{}">{}</bdi>', face[-1:], board.face_words(face))
 
 
@@ -232,46 +230,7 @@ def _sentence(template: str, params: dict, names: dict[int, str]) -> SafeString:
     return format_html(_(template), **shown) if shown else conditional_escape(_(template))
 
 
-RULE_STATES_KEPT = 512
-"""Rule states whose lines :func:`rule_state_lines` keeps per process and language (an LRU of a few short
-lines each): a deal's rule state changes a few times only (an opening, the minimum going up)."""
-
-
-@per_language
-def _rule_states(language: str) -> OrderedDict:
-    """The kept lines in ``language`` (the active one: the caller's key), emptied when Django reloads its
-    catalogues."""
-    return OrderedDict()
-
-
 def rule_state_lines(view: dict, names: dict[int, str]) -> list[SafeString]:
     """The engine's live rule-state sentences (``engine.rule_state``) for the play page: translated,
-    filled in with the players' names (escaped), cards as "A♥". The lines depend on the sentences'
-    templates and parameters, the names and the language only: kept (see RULE_STATES_KEPT)."""
-    sentences = engine_rule_state.rule_state(view)
-    kept = _rule_states(get_language())
-    key = (repr(sentences), tuple(names.items()))
-    lines = kept.pop(key, None)
-    if lines is None:
-        lines = tuple(_sentence(template, params, names) for template, params in sentences)
-    keep(kept, key, lines, RULE_STATES_KEPT)
-    return list(lines)
-
-
-def rule_state_html(lines: list[SafeString], rules_url: str, game_id: int) -> SafeString:
-    """The play page's rule-state box (its lines, then the link to the rules with this game's options), as
-    the games/_rule_state.html template that came before drew it, byte for byte
-    (tests/games/test_play_drawn_items.py)."""
-    words = board._words(get_language())
-    items = (
-        '<ul class="rule-state-lines">'
-        + "".join([f"<li>{conditional_escape(line)}</li>" for line in lines])
-        + "</ul>"
-        if lines
-        else ""
-    )
-    return mark_safe(  # every value escaped
-        f'\n<div class="rule-state" id="rule-state">\n  {items}\n'
-        f'  <p class="rule-state-link small"><a href="{conditional_escape(rules_url)}?game={game_id}">'
-        f"{words['Rules of this game']}</a></p>\n</div>\n"
-    )
+    filled in with the players' names (escaped), cards as "A♥"."""
+    return [_sentence(template, params, names) for template, params in engine_rule_state.rule_state(view)]

@@ -9,8 +9,6 @@ the page and compares the game's revision before touching the session or the use
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from types import MappingProxyType
 
 from django.conf import settings
 from django.contrib import messages
@@ -19,12 +17,12 @@ from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, get_urlconf, reverse
-from django.utils.translation import get_language, gettext_lazy
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, movelog, page, rules, services
+from games import board, engine, movelog, rules, services
 from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
@@ -32,7 +30,7 @@ from games.engine.meldspec import choice_text
 from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
 from handsite.access import get_group_for, get_membership_for, group_view
-from handsite.i18n import language_from_cookie, per_language
+from handsite.i18n import language_from_cookie
 from handsite.inputs import small_int
 from handsite.models import Membership
 
@@ -74,7 +72,7 @@ def _staged(staged, state, viewer) -> dict:
     return {
         "staged": [
             {
-                "cards": board.meld_cards_html(meld.cards, [c["plays_as"] for c in meld.cards]),
+                "cards": board.meld_cards(meld.cards, [c["plays_as"] for c in meld.cards]),
                 "value": meld.value,
                 "with_discard": meld.with_discard,
             }
@@ -89,43 +87,20 @@ def _staged(staged, state, viewer) -> dict:
 
 
 PANELS = [
-    {"id": "log", "title": gettext_lazy("What happened"), "template": None},  # drawn by games.page
-    {
-        "id": "chat",
-        "title": gettext_lazy("Table talk"),
-        "template": "games/_chat.html",
-        "kept_if": "move_answer",  # its messages and what is being typed stay as the page has them
-        "kept": '<div id="chat" class="chat" hx-preserve="true"></div>',
-    },
-    {
-        "id": "scores",
-        "title": gettext_lazy("Scores"),
-        "template": "games/_panel_scores.html",
-        "kept_if": "scores_keep",  # no deal ended: the answer stays the same size however long the game
-        "kept": '<div id="score-sheet" hx-preserve="true"></div>',
-    },
+    {"id": "log", "title": gettext_lazy("What happened"), "template": "games/_panel_log.html"},
+    {"id": "chat", "title": gettext_lazy("Table talk"), "template": "games/_chat.html"},
+    {"id": "scores", "title": gettext_lazy("Scores"), "template": "games/_panel_scores.html"},
 ]
-"""The play page's panels (opened on demand; beside the table on a wide screen), in order, drawn by
-games.page: a panel's template is rendered with the page's context (``b``: the board, ``v``: the engine's
-view), unless the context's ``kept_if`` flag is set (a move's answer): then its ``kept`` element, which
-the page keeps as it is (hx-preserve). The log's (no template) is drawn there."""
+"""The play page's panels (opened on demand; beside the table on a wide screen), in order: each panel's
+template is included with the page's context (``b``: the board, ``v``: the engine's view). A move's
+answer keeps the chat panel (``move_answer``) and, when no deal ended, the score sheet (``scores_keep``)
+as the page has them: their templates then give an empty element the page preserves (hx-preserve)."""
 
 
 def _panels(board_context) -> list[dict]:
     view = board_context["view"]
     scores_open = view["finished"] or board_context["deal_fresh"]
-    titles = _panel_titles(get_language())
-    return [
-        {**panel, "title": title, "open": panel["id"] == "scores" and scores_open}
-        for panel, title in zip(PANELS, titles, strict=True)
-    ]
-
-
-@per_language
-def _panel_titles(language: str) -> tuple[str, ...]:
-    """The panels' titles in ``language`` (the active one: the caller's key), translated once per process
-    (plain strings, escaped by the template as the lazy ones were)."""
-    return tuple(str(panel["title"]) for panel in PANELS)
+    return [{**panel, "open": panel["id"] == "scores" and scores_open} for panel in PANELS]
 
 
 def _context(
@@ -193,28 +168,20 @@ def _context(
         )
         sort = context["board"]["sort"]
         context["panels"] = _panels(context["board"])
+        context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
         context |= _staged(staged, state, viewer)
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context
 
 
-def game_urls(group_slug: str, game_id: int, variant: str) -> Mapping[str, str]:
-    """The links of a game's play page (``urls.log`` ...), reversed once per process for each game (a move's
-    answer has seven of them)."""
-    return _game_urls(
-        get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF, group_slug, game_id, variant
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _game_urls(prefix: str, urlconf, group_slug: str, game_id: int, variant: str) -> Mapping[str, str]:
-    # ``prefix`` and ``urlconf`` (what reverse() reads besides the arguments) are part of the key only.
+def game_urls(group_slug: str, game_id: int, variant: str) -> dict[str, str]:
+    """The links of a game's play page (``urls.log`` ...)."""
     args = [group_slug, game_id]
     urls = {name: reverse(f"games:{name}", args=args) for name in ("move", "poll", "chat", "log", "replay")}
     urls["rules"] = reverse("games:rules", args=[variant])
     urls["group"] = reverse("group_detail", args=[group_slug])
-    return MappingProxyType(urls)  # shared by every page of the game: read-only
+    return urls
 
 
 def _invitable(game, seats) -> list:
@@ -254,15 +221,7 @@ class ChatPanel:
 
 def _render(request, context, status=200):
     template = "games/play.html#game" if request.htmx else "games/play.html"
-    return render(request, template, _drawn(request, context), status=status)
-
-
-def _drawn(request, context: dict) -> dict:
-    """The context with a dealt game's ``#game`` element drawn (games.page), once everything it shows is in
-    it (a move's answer adds what it keeps of the page)."""
-    if context.get("board") is not None:
-        context["game_html"] = page.game_html(request, context)
-    return context
+    return render(request, template, context, status=status)
 
 
 @group_view
@@ -346,7 +305,7 @@ def game_poll(request, group_slug, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     context = _context(request, game, services.seats_of(game))
     context["chat"]._membership = membership
-    response = render(request, "games/play.html#game", _drawn(request, context))
+    response = render(request, "games/play.html#game", context)
     unread = game_notifications.polled(request.user.pk, always=True)
     response.content += _unread_badge(request.user.pk, unread).encode()
     return response

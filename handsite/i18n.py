@@ -10,11 +10,8 @@ and every e-mail they receive (whoever's action sent it).
 
 from __future__ import annotations
 
-import functools
-
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import trans_real
 from django.views.i18n import set_language as django_set_language
 
 LANGUAGE_CHOICES = [("ar", "العربية"), ("en", "English")]
@@ -32,25 +29,6 @@ def supported(code: str | None) -> str | None:
     except LookupError:
         return None
     return found if found in CODES else None
-
-
-def per_language(function):
-    """``function(language)`` (words translated into the active language) computed once per process and
-    language, and again after Django reloads its catalogues (a changed .mo file, a test changing the
-    languages): the one way the site keeps translations (translate_now's ``{% translate %}`` included)."""
-    kept: dict[str, object] = {}
-    source = [None]  # the catalogues ``kept`` came from
-
-    @functools.wraps(function)
-    def wrapper(language: str):
-        if trans_real._translations is not source[0]:
-            kept.clear()
-            source[0] = trans_real._translations
-        if language not in kept:
-            kept[language] = function(language)
-        return kept[language]
-
-    return wrapper
 
 
 def language_of(user) -> str:

@@ -1,5 +1,5 @@
 """The play page of a game not dealt yet (templates/games/play.html's own partial, with _head.html and
-_waiting.html; a dealt game's is drawn by games/page.py) on a phone and a desktop, in English and Arabic,
+_waiting.html) on a phone and a desktop, in English and Arabic,
 light and dark: the game bar and the seats fit the screen."""
 
 import pytest

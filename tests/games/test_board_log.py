@@ -66,33 +66,15 @@ def test_a_kept_log_line_follows_the_readers_language_and_the_names():
     assert str(board.describe(event, {0: "Amira"})) == english
 
 
-def _fresh_lines(events, names, limit):
-    lines = [board._describe(e, names) for e in reversed(events) if e["type"] not in BOOKKEEPING]
-    return [str(line) for line in lines[:limit]]
-
-
-def test_the_kept_lines_of_a_board_are_the_lines_described_afresh_for_every_viewer_at_every_move():
-    """last_lines keeps each board's lines (issue 17) and reuses a line only for an equal event at the same
-    place: over whole bot games (a redeal, new deals, the end), every viewer's page has exactly the lines
-    described afresh, seat 0's slot given seat 1's log included (a kept drawn card is never shown)."""
-    names = {0: "Amira", 1: "Omar", 2: "Layla", 3: "Fadi"}
-    for variant, players, options, seed in (
-        ("classic", 2, {}, 3),
-        ("kuwaiti", 3, {}, 5),
-        ("hand-and-foot", 2, {}, 7),
-    ):
-        state = engine.new_game(variant, players, options, seed=seed)
-        shown = {n: names[n] for n in range(players)}
-        for _step in range(400):
-            if state.finished:
-                break
-            for viewer in (*range(players), None):
-                events = engine.view(state, viewer)["log"]
-                for slot in ((variant, seed, viewer), ("shared",)):
-                    lines = board.last_lines(events, shown, board.LOG_LINES, slot=slot)
-                    assert [str(line) for line in lines] == _fresh_lines(events, shown, board.LOG_LINES)
-            seat = state.current
-            engine.apply(state, seat, engine.bot_action(state, seat))
+def test_the_page_shows_the_newest_lines_of_the_deal_newest_first_without_bookkeeping():
+    names = {0: "Amira", 1: "Omar"}
+    state = engine.new_game("classic", 2, {}, seed=3)
+    for _step in range(30):
+        engine.apply(state, state.current, engine.bot_action(state, state.current))
+    events = engine.view(state, 0)["log"]
+    described = [str(board.describe(e, names)) for e in events if e["type"] not in BOOKKEEPING]
+    assert [str(line) for line in board.last_lines(events, names, 5)] == described[::-1][:5]
+    assert len(board.last_lines(events, names)) == len(described)
 
 
 def _after_a_draw_from_the_stock(seed):
@@ -105,45 +87,11 @@ def _after_a_draw_from_the_stock(seed):
             return state, seat
 
 
-def test_a_drawn_card_kept_for_the_seat_that_drew_it_is_never_shown_to_another_seat():
+def test_a_drawn_card_is_named_to_the_seat_that_drew_it_and_to_no_other_seat():
     state, seat = _after_a_draw_from_the_stock(11)
     names = {0: "Amira", 1: "Omar"}
-    mine = board.last_lines(engine.view(state, seat)["log"], names, 5, slot=("same",))
-    theirs = board.last_lines(engine.view(state, 1 - seat)["log"], names, 5, slot=("same",))
+    mine = board.last_lines(engine.view(state, seat)["log"], names, 5)
+    theirs = board.last_lines(engine.view(state, 1 - seat)["log"], names, 5)
     drawn = state.deal.hands[seat][-1]
     assert f'data-card="{drawn.id}"' in str(mine[0])
     assert "data-card" not in str(theirs[0])
-    assert theirs == _fresh_lines(engine.view(state, 1 - seat)["log"], names, 5)
-
-
-def test_a_kept_board_reads_in_the_readers_language_and_again_after_the_catalogues_are_reloaded():
-    from django.utils import translation
-    from django.utils.translation import trans_real
-
-    state, _seat = _after_a_draw_from_the_stock(12)
-    events = engine.view(state, None)["log"]
-    names = {0: "Amira", 1: "Omar"}
-    with translation.override("en"):
-        english = board.last_lines(events, names, 5, slot=("board",))
-    with translation.override("ar"):
-        arabic = board.last_lines(events, names, 5, slot=("board",))
-        assert arabic == _fresh_lines(events, names, 5)
-    assert arabic != english
-    with translation.override("en"):
-        board._log_slots("en")[(("board",), tuple(names.items()))] = {
-            index: (event, "stale") for index, event in enumerate(events)
-        }
-        assert "stale" in board.last_lines(events, names, 5, slot=("board",))  # what is kept is used
-        trans_real._translations = dict(trans_real._translations)  # as Django's reload does: new catalogues
-        assert board.last_lines(events, names, 5, slot=("board",)) == english
-
-
-def test_the_kept_boards_are_bounded(monkeypatch):
-    monkeypatch.setattr(board, "LOG_SLOTS", 3)
-    state = engine.new_game("classic", 2, {}, seed=13)
-    events = engine.view(state, None)["log"]
-    for number in range(10):
-        board.last_lines(events, {0: "Amira", 1: "Omar"}, 5, slot=("game", number))
-    kept = board._log_slots(board.get_language())
-    assert len(kept) == 3
-    assert [key[0] for key in kept] == [("game", 7), ("game", 8), ("game", 9)]
