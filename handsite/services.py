@@ -270,6 +270,10 @@ def take_back_email_invitation(*, actor_membership: Membership, invitation_id: i
         return None
     invitation.revoked_at = timezone.now()
     invitation.save(update_fields=["revoked_at"])
+    # Its e-mail, if still waiting in the outbox, never leaves (the body holds the link's unique token).
+    OutgoingEmail.objects.filter(
+        state=EmailState.PENDING, purpose="invitation", to=invitation.email, body__contains=invitation.token
+    ).delete()
     return invitation
 
 

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from games import services as game_services
 from games.models import Game
 from handsite.models import Invitation, Notification
+from handsite.push.models import PushSubscription
 from scoring import services as scoring_services
 from tests.scoring.conftest import hand, make_sheet
 
@@ -169,12 +170,16 @@ def site(group, owner, member, outsider, admin):
     )
     notification = Notification.objects.filter(user=member).first()
     emailed = Invitation.objects.create(group=group, created_by=owner, email="friend@example.com")
+    device = PushSubscription.objects.create(
+        user=member, endpoint="https://push.example.com/send/1", p256dh="k", auth="a"
+    )
     values = {
         "group_slug": [group.slug],
         "game_id": [duel.pk, waiting.pk],
         "membership_id": [member.memberships.get(group=group).pk],
         "notification_id": [notification.pk if notification else 1],
         "invitation_id": [emailed.pk],
+        "device_id": [device.pk],
         "token": [link.token],
         "sheet_id": [sheet.pk],
         "deal_id": [deal.pk],

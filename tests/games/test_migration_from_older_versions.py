@@ -13,7 +13,7 @@ from games import engine
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE_DEALS = [("handsite", "0003_user_pending_invitation"), ("games", "0004_game_staged")]
+BEFORE_DEALS = [("handsite", "0001_squashed_0007_user_language"), ("games", "0004_game_staged")]
 UPGRADED = [("games", "0013_old_moves_deals_and_invitation_deadlines")]
 
 
