@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from handsite import services
-from handsite.models import Invitation, Membership, Notification, PlayerGroup, User
+from handsite.models import Invitation, Membership, Notification, OutgoingEmail, PlayerGroup, QueuedTask, User
 
 
 class AddUserForm(AdminUserCreationForm):
@@ -81,3 +81,39 @@ class NotificationAdmin(admin.ModelAdmin):
             % {"count": count},
             messages.SUCCESS,
         )
+
+
+@admin.register(OutgoingEmail)
+class OutgoingEmailAdmin(admin.ModelAdmin):
+    """The e-mail outbox (account e-mails, group invitations): what waits, what failed and why, with
+    "send again" for the failed ones."""
+
+    list_display = ["created_at", "to", "purpose", "state", "attempts", "last_error", "sent_at"]
+    list_filter = ["state", "purpose"]
+    search_fields = ["to", "subject"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["state", "attempts", "last_error", "claimed_at", "sent_at", "send_after"]
+    exclude = ["body", "html", "headers"]  # links with one-time keys stay out of the admin's pages
+    actions = ["send_again"]
+
+    @admin.action(description=_("Send again"))
+    def send_again(self, request, queryset):
+        count = services.send_emails_again(list(queryset.values_list("pk", flat=True)))
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d e-mail is queued to be sent again.",
+                "%(count)d e-mails are queued to be sent again.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(QueuedTask)
+class QueuedTaskAdmin(admin.ModelAdmin):
+    """Tasks recorded with the change that needs them and not done yet (beat queues them again)."""
+
+    list_display = ["created_at", "task", "args", "attempts", "queued_at"]
+    readonly_fields = ["task", "args", "created_at", "queued_at", "attempts"]

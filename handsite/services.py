@@ -502,6 +502,23 @@ def _outgoing_message(row: OutgoingEmail) -> EmailMultiAlternatives:
     return message
 
 
+def send_emails_again(email_ids: list[int]) -> int:
+    """The admin's "send again" for the e-mail outbox: the chosen e-mails that failed go back to
+    pending, due now, with their attempts counted afresh, and are queued after the commit. E-mails sent
+    or waiting are left alone (an account e-mail sent twice would confuse). Returns how many."""
+    from handsite.tasks import send_email as send_email_task
+
+    ids = list(
+        OutgoingEmail.objects.filter(pk__in=email_ids, state=EmailState.FAILED).values_list("pk", flat=True)
+    )
+    OutgoingEmail.objects.filter(pk__in=ids).update(
+        state=EmailState.PENDING, send_after=timezone.now(), attempts=0, claimed_at=None
+    )
+    for email_id in ids:
+        send_email_task.delay_on_commit(email_id)
+    return len(ids)
+
+
 def send_email(email_id: int, now: datetime.datetime | None = None) -> str:
     """Send one outbox e-mail if it is pending and due. Returns "sent", "retry" (the mail server
     failed: pending again, with the error and a later ``send_after``), "failed" (the last attempt

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from handsite import tasks
-from handsite.models import Notification, NotificationState, User
+from handsite.models import EmailState, Notification, NotificationState, OutgoingEmail, User
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +181,45 @@ def test_every_setting_the_code_reads_from_the_environment_is_in_the_readme_tabl
     table = (ROOT / "README.md").read_text().split("## Configuration", 1)[1].split("\n## ", 1)[0]
     assert "TIME_ZONE" in read
     assert sorted(name for name in read if f"`{name}`" not in table) == []
+
+
+def test_the_admin_lists_the_email_outbox_and_sends_a_failed_email_again_once(
+    staff, django_capture_on_commit_callbacks
+):
+    failed = OutgoingEmail.objects.create(
+        to="lina@example.com",
+        from_email="Hand <noreply@localhost>",
+        subject="Confirm your address",
+        body="Open https://hand.example/confirm/secret-key/",
+        purpose="account/email/email_confirmation",
+        state=EmailState.FAILED,
+        attempts=6,
+        last_error="SMTPServerDisconnected: gone",
+    )
+    sent = OutgoingEmail.objects.create(
+        to="karim@example.com",
+        from_email="x",
+        subject="s",
+        body="b",
+        purpose="invitation",
+        state=EmailState.SENT,
+    )
+    client = Client()
+    client.force_login(staff)
+    listed = client.get(reverse("admin:handsite_outgoingemail_changelist")).content.decode()
+    assert "SMTPServerDisconnected: gone" in listed
+    assert "lina@example.com" in listed
+    assert (
+        "secret-key" not in client.get(reverse("admin:handsite_outgoingemail_change", args=[failed.pk])).text
+    )
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:handsite_outgoingemail_changelist"),
+            {"action": "send_again", "_selected_action": [failed.pk, sent.pk]},
+            follow=True,
+        )
+    assert "1 e-mail is queued to be sent again." in response.content.decode()
+    failed.refresh_from_db()
+    assert failed.state == EmailState.SENT
+    assert [message.to for message in mail.outbox] == [["lina@example.com"]]  # the sent one is not resent
