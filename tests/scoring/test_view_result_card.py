@@ -4,6 +4,7 @@ with Open Graph tags for the chat's preview; nothing else of the group; any othe
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -142,7 +143,10 @@ def test_in_arabic_the_picture_reads_from_the_right_with_numbers_left_to_right(g
     ids=lambda c: f"U+{ord(c):04X}",
 )
 def test_a_name_with_a_control_character_still_draws_the_picture(client, group, owner, odd):
-    """Issue 30: such a name (entered before the forms refused it) no longer breaks the PNG for good."""
+    """Such a name (entered before the forms refused it) no longer breaks the PNG for good. PostgreSQL
+    never stores a NUL in text, so no old row there can hold one."""
+    if odd == "\x00" and connection.vendor == "postgresql":
+        pytest.skip("PostgreSQL text cannot hold a NUL character")
     sheet = make_sheet(group, owner, "classic", [owner, f"Gu{odd}s", f"Zo{odd}e"], title=f"Eid{odd}night")
     for winner in (0, 0, 1, 0, 2):
         held = [None if seat == winner else 10 for seat in range(3)]
