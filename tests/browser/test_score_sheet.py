@@ -16,7 +16,7 @@ def log_in(page, user):
     page.goto("/accounts/login/")
     page.fill("input[name=login]", user.email)
     page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Log in").click()
 
 
 def pick(page, who, cards):
