@@ -17,7 +17,7 @@ from games.engine import rule_state as engine_rule_state
 from games.engine.cards import RANK_NAMES
 from games.engine.deal import HAND_SIZE
 from games.engine.scoring import KUWAITI_TABLE, STANDARD_TABLE
-from games.engine.variants import HandAndFootVariant, HandVariant, face_limits, scoring_deals
+from games.engine.variants import HandAndFootVariant, HandVariant, face_limits, players_text, scoring_deals
 
 RULE_SET_ORDER = tuple(engine.VARIANTS)
 """The seven rule sets, in the order the engine lists them (the rules pages' navigation)."""
@@ -49,11 +49,6 @@ def option_rows(variant, values: dict | None = None) -> list[dict]:
     return rows
 
 
-def _players_text(low: int, high: int) -> str:
-    """ "2–5" (the page keeps it left-to-right in Arabic)."""
-    return str(low) if low == high else f"{low}–{high}"
-
-
 def _deck_rows(variant) -> list[dict]:
     """Decks by player count (consecutive counts with the same decks are one row)."""
     rows: list[dict] = []
@@ -65,7 +60,7 @@ def _deck_rows(variant) -> list[dict]:
         else:
             rows.append({"low": players, "high": players, "decks": decks, "cards": cards})
     for row in rows:
-        row["players"] = _players_text(row["low"], row["high"])
+        row["players"] = players_text(row["low"], row["high"])
     return rows
 
 
@@ -155,7 +150,7 @@ def rulebook(slug: str) -> dict:
         "family": variant.family,
         # format_html of one inline element: the count sits inside translated sentences of the page.
         "players": format_html(
-            '<bdi dir="ltr">{}</bdi>', _players_text(variant.min_players, variant.max_players)
+            '<bdi dir="ltr">{}</bdi>', players_text(variant.min_players, variant.max_players)
         ),
         "decks": _deck_rows(variant),
         "deals": scoring_deals(variant, {o.name: o.default for o in variant.options}),

@@ -15,13 +15,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_bidi, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine.picker import PICKER_RANKS, picker_faces
-from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant
+from games.engine.variants import VARIANTS, HandAndFootVariant, get_variant, players_text, scoring_deals
 from handsite.access import group_view
 from handsite.inputs import small_int
 from scoring import charts, exports, services, stats
@@ -174,7 +175,25 @@ def link_guest(request, group, membership):
 @group_view
 @require_GET
 def sheet_new(request, group, membership):
-    return render(request, "scoring/sheet_new.html", {"group": group, "variants": list(VARIANTS.values())})
+    return render(request, "scoring/sheet_new.html", {"group": group, "rule_sets": _rule_set_choices()})
+
+
+def _rule_set_choices() -> list[dict]:
+    """The rule-set picker: each rule set with what its one line on /rules/ needs."""
+    return [
+        {
+            "slug": variant.slug,
+            "name": variant.name,
+            "family": variant.family,
+            "teams": getattr(variant, "teams", False),
+            # One inline element: the count sits inside a translated sentence and stays left-to-right.
+            "players": format_html(
+                '<bdi dir="ltr">{}</bdi>', players_text(variant.min_players, variant.max_players)
+            ),
+            "deals": scoring_deals(variant, {o.name: o.default for o in variant.options}),
+        }
+        for variant in VARIANTS.values()
+    ]
 
 
 @group_view

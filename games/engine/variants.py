@@ -508,6 +508,11 @@ def sides(players: int, teams: bool) -> tuple[tuple[int, ...], ...]:
     return tuple((seat,) for seat in range(players))
 
 
+def players_text(low: int, high: int) -> str:
+    """How many players a rule set takes, as people write it: "4" when low == high, else "2–5"."""
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def scoring_deals(variant: HandVariant | HandAndFootVariant, options: dict) -> int:
     """How many scoring deals a game of this rule set and options has (before tie-breaks)."""
     return variant.deals_in(options)

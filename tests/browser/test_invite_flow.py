@@ -14,7 +14,7 @@ def sign_up(page, email, name):
     page.fill("input[name=display_name]", name)
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
+    page.get_by_role("button", name="Sign up").click()
 
 
 def test_a_new_person_makes_a_group_and_a_friend_joins_through_the_copied_link(new_phone, screenshot):

@@ -24,7 +24,7 @@ def _sign_up(page, email, name):
     page.fill("input[name=display_name]", name)
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
+    page.get_by_role("button", name="Sign up").click()
 
 
 def test_from_the_welcome_page_to_a_first_move_with_no_dead_end(new_phone, screenshot):

@@ -16,7 +16,7 @@ def log_in(page, user):
     page.goto("/accounts/login/")
     page.fill("input[name=login]", user.email)
     page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Log in").click()
 
 
 def pick(page, who, cards):
@@ -42,7 +42,7 @@ def test_a_three_deal_game_is_logged_on_a_phone_with_the_card_picker(
     log_in(phone, owner)
     phone.goto(group.get_absolute_url())
     phone.get_by_role("link", name="New score sheet").click()
-    phone.get_by_role("link", name=re.compile("^Hand 2–5 players")).click()
+    phone.get_by_role("link", name=re.compile("^Hand Hand: 2–5 players")).click()
     phone.select_option("#id_member_0", label="Olivia Owner")
     phone.select_option("#id_member_1", label="Mona Member")
     phone.fill("#id_guest_2", "Gina")
