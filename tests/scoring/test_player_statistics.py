@@ -33,8 +33,11 @@ opponent 4 × the points held.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import services, stats
 from scoring.models import DealFact, RatedGame, Rating, rating_number
@@ -276,3 +279,31 @@ def test_a_finished_and_an_unfinished_sheet_points_per_deal_counts_the_games_tha
     assert services.sheet_state(unfinished).status.finished
     after = stats.player_stats(group, "hand", f"user:{owner.pk}")
     assert (after.games, after.wins, after.deals, after.points) == (2, 1, 10, -150 + 5 * 70)
+
+
+def test_histories_and_streaks_follow_the_date_played_not_the_order_the_sheets_were_entered(
+    group, owner, member, django_capture_on_commit_callbacks
+):
+    """Olivia wins the sheet entered first but played on the 20th, and loses the one entered next but
+    played on the 10th: played in that order, she lost, then won."""
+    won = make_sheet(group, owner, "classic", [owner, member], played_on=dt.date(2026, 11, 20))
+    lost = make_sheet(group, owner, "classic", [owner, member], played_on=dt.date(2026, 11, 10))
+    with django_capture_on_commit_callbacks(execute=True):  # the replay an older game queues
+        for _ in range(5):
+            services.add_deal(won, by=owner, facts=hand(0, [True, True], [None, 40]))
+        for _ in range(5):
+            services.add_deal(lost, by=owner, facts=hand(1, [True, True], [40, None]))
+    assert won.created_at < lost.created_at
+    figures = stats.player_stats(group, "hand", f"user:{owner.pk}")
+    assert (figures.games, figures.wins) == (2, 1)
+    assert (figures.longest_win_streak, figures.longest_losing_streak, figures.current_streak) == (1, 1, 1)
+    assert [timezone.localdate(when) for when, _rating in figures.rating_history] == [
+        dt.date(2026, 11, 10),
+        dt.date(2026, 11, 20),
+    ]
+    rated = RatedGame.objects.filter(group=group).order_by("finished_at")
+    assert [game.source_id for game in rated] == [lost.pk, won.pk]
+    assert [sheet.pk for sheet in services.counted_sheets(group)] == [won.pk, lost.pk]  # newest played first
+    assert set(
+        DealFact.objects.filter(source="sheet", source_id=lost.pk).values_list("played_at__date", flat=True)
+    ) == {dt.date(2026, 11, 10)}
