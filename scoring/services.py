@@ -520,10 +520,13 @@ def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
 
 
 def _write_sheet_facts(sheet: Sheet, state: SheetState) -> None:
-    """Rewrite the sheet's per-deal statistics rows (none while it is marked "do not count")."""
+    """Rewrite the sheet's per-deal statistics rows: only for a sheet that counts in the history (finished
+    and not marked "do not count": the rule :func:`_sheet_outcome` applies to games, wins and ratings),
+    so the deal figures and the game figures count the same sheets."""
     DealFact.objects.filter(source=RatedGame.Source.SHEET.value, source_id=sheet.pk).delete()
-    if sheet.do_not_count:
+    if _sheet_outcome(sheet, state) is None:
         return
+    played = _played_at(sheet)
     family = sheet.family
     rows = []
     for row in state.rows:
@@ -545,7 +548,7 @@ def _write_sheet_facts(sheet: Sheet, state: SheetState) -> None:
                     finish=fact.finish,
                     opened=fact.opened,
                     points=fact.points,
-                    played_at=row.deal.created_at,
+                    played_at=played(row.deal.created_at),
                 )
             )
     DealFact.objects.bulk_create(rows)
@@ -1022,7 +1025,7 @@ def counted_sheets(group):
     return (
         Sheet.objects.filter(group=group, finished=True, do_not_count=False)
         .prefetch_related("players__user")
-        .order_by("-finished_at", "-pk")
+        .order_by("-played_on", "-finished_at", "-pk")
     )
 
 
@@ -1212,14 +1215,30 @@ def _ranks(totals: Sequence[int], lower_is_better: bool) -> list[int]:
     return [ordered.index(total) + 1 for total in totals]
 
 
+def _played_at(sheet: Sheet):
+    """A moment of the sheet (its finish, a deal's entry) moved to the day the sheet was played, keeping
+    the time of day: histories, streaks and the ratings' order follow the date played, and sheets of one
+    day keep the order they were played in. Unchanged when the sheet was entered on the day it was played."""
+
+    def on_played_day(moment):
+        if moment is None or sheet.played_on is None:
+            return moment
+        local = timezone.localtime(moment)
+        return local.replace(year=sheet.played_on.year, month=sheet.played_on.month, day=sheet.played_on.day)
+
+    return on_played_day
+
+
 def _sheet_outcome(sheet: Sheet, state: SheetState) -> Outcome | None:
+    """The sheet as the history counts it: None unless it is finished and not marked "do not count" (one
+    rule for games, wins, ratings and the per-deal statistics)."""
     status = state.status
     if sheet.do_not_count or not status or not status.finished or sheet.finished_at is None:
         return None
     return Outcome(
         family=sheet.family,
         rule_set=sheet.rule_set,
-        finished_at=sheet.finished_at,
+        finished_at=_played_at(sheet)(sheet.finished_at),
         sides=[[state.players[seat].player_key for seat in side] for side in state.sides],
         names={player.player_key: player.display_name for player in state.players},
         ranks=_ranks(status.totals, status.lower_is_better),

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext as _
 
 from games.engine.scoring import KUWAITI_TABLE, STANDARD_TABLE, DealScore
 from games.engine.variants import HandAndFootVariant, get_variant
-from scoring.models import DealFact, PlayerGame, Rating, rating_number
+from scoring.models import DealFact, PlayerGame, RatedGame, Rating, rating_number
 
 NOT_OPENED_LABELS = frozenset({"Not opened", "Not announced"})
 """The engine's part labels of an opponent who had not opened (kuwaiti: announced)."""
@@ -189,12 +189,29 @@ def _streaks(results: list[bool]) -> tuple[int, int, int]:
     return best, worst, run
 
 
+def counted_games(group, family: str, key: str):
+    """The player's games that count: rated games (finished, not marked "do not count", no bot)."""
+    return PlayerGame.objects.filter(group=group, family=family, player_key=key, practice=False)
+
+
+def counted_facts(group, family: str, key: str):
+    """The player's deals that count: those of the games :func:`counted_games` counts (a game that counts
+    has its rated row), so points per deal and going out are over the same games as games and wins. An
+    online game's deals are recorded as they end: they count once the game has finished."""
+    rated = RatedGame.objects.filter(
+        group=group, practice=False, source=OuterRef("source"), source_id=OuterRef("source_id")
+    )
+    return DealFact.objects.filter(group=group, family=family, player_key=key, practice=False).filter(
+        Exists(rated)
+    )
+
+
 def player_stats(group, family: str, key: str) -> PlayerStats:
     """Every figure of one player (``key``: ``user:<id>`` or ``guest:<name>``) in one family of the
     group's counted games: seven queries whatever the history."""
     stats = PlayerStats(family)
     lower_better = family == "hand"
-    facts = DealFact.objects.filter(group=group, family=family, player_key=key, practice=False)
+    facts = counted_facts(group, family, key)
     named = Q(went_out=True) & ~Q(finish__in=PLAIN_FINISHES) & ~Q(finish="")
     figures = facts.aggregate(
         n_deals=Count("id"),
@@ -229,7 +246,7 @@ def player_stats(group, family: str, key: str) -> PlayerStats:
                 .first()
             )
             setattr(stats, name, DealFigure(**row))
-    games = PlayerGame.objects.filter(group=group, family=family, player_key=key, practice=False)
+    games = counted_games(group, family, key)
     results = list(
         games.order_by("finished_at", "game_id").values_list("won", "finished_at", "game__ratings")
     )
@@ -266,7 +283,7 @@ def player_stats(group, family: str, key: str) -> PlayerStats:
 def _meetings(group, family: str, key: str) -> dict[str, tuple[int, int, int]]:
     """Against each opponent the player met (partners are not opponents): (games together, games the
     player finished ahead, games the opponent did), in one aggregate query over the player's games."""
-    games = PlayerGame.objects.filter(group=group, family=family, player_key=key, practice=False)
+    games = counted_games(group, family, key)
     mine = games.filter(game_id=OuterRef("game_id"))
     rows = (
         PlayerGame.objects.filter(game_id__in=games.values("game_id"))

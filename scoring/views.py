@@ -52,9 +52,14 @@ SHEETS_PER_PAGE = 25
 @group_view
 @require_GET
 def sheet_list(request, group, membership):
-    """The group's sheets, newest first, a page at a time (the same few queries whatever the history),
-    and the guests who played."""
-    sheets = Sheet.objects.filter(group=group).select_related("group").prefetch_related("players__user")
+    """The group's sheets, the latest played first, a page at a time (the same few queries whatever the
+    history), and the guests who played."""
+    sheets = (
+        Sheet.objects.filter(group=group)
+        .order_by("-played_on", "-created_at", "-pk")
+        .select_related("group")
+        .prefetch_related("players__user")
+    )
     page = Paginator(sheets, SHEETS_PER_PAGE).get_page(request.GET.get("page"))
     guests = services.guest_names(group)
     context = {
@@ -782,5 +787,5 @@ def sheet_export(request, group, membership, sheet_id, fmt):
 @group_view
 @require_GET
 def group_export(request, group, membership, fmt):
-    sheets = Sheet.objects.filter(group=group).order_by("created_at", "pk")
+    sheets = Sheet.objects.filter(group=group).order_by("played_on", "created_at", "pk")
     return exports.response(list(sheets), fmt, f"{group.slug}-sheets")

@@ -10,7 +10,7 @@ from scoring import services
 from scoring.services import PlayerEntry
 
 
-def make_sheet(group, by, rule_set, players, *, options=None, first_dealer=0, title=""):
+def make_sheet(group, by, rule_set, players, *, options=None, first_dealer=0, title="", played_on=None):
     """A sheet through the service. ``players``: names (guests) or users (members), in seat order."""
     entries = [PlayerEntry(name=p) if isinstance(p, str) else PlayerEntry(user=p) for p in players]
     return services.create_sheet(
@@ -21,6 +21,7 @@ def make_sheet(group, by, rule_set, players, *, options=None, first_dealer=0, ti
         options=options or {},
         first_dealer=first_dealer,
         title=title,
+        played_on=played_on,
     )
 
 

@@ -58,6 +58,7 @@ def test_the_frozen_migration_rates_old_games_as_the_services_do_today():
             options={},
             first_dealer=0,
             finished=True,
+            created_at=start + dt.timedelta(days=index),  # entered the day it was played and finished
             finished_at=start + dt.timedelta(days=index),
             winner_seats=[winner],
         )

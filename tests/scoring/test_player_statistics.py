@@ -2,7 +2,8 @@
 
 Three classic sheets (Olivia the owner = seat 0, Mona the member = seat 1, the guest Gus = seat 2; five
 scoring deals each, typed points), an unfinished kuwaiti sheet (one deal: Olivia's Colored Hand), a
-sheet marked "do not count" and an online practice game (both left out).
+sheet marked "do not count" and an online practice game (all three left out: deal figures count the
+same finished, counted games as games and wins).
 
 Classic: the winner scores -30 ("hand": -60); an opponent who opened scores the points held ("hand":
 twice); one who had not opened 100 ("hand": 200). Kuwaiti Colored Hand: winner -120, an announced
@@ -32,8 +33,11 @@ opponent 4 × the points held.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import services, stats
 from scoring.models import DealFact, RatedGame, Rating, rating_number
@@ -115,23 +119,19 @@ def test_the_hand_built_sheets_total_as_worked_out(history):
 
 def test_olivias_figures_are_those_worked_out_by_hand(group, owner, history):
     figures = stats.player_stats(group, "hand", f"user:{owner.pk}")
-    assert figures.deals == 16  # 5 + 5 (the void deal is not one) + 5 + the kuwaiti deal
-    assert figures.went_out == 8
-    assert figures.going_out_rate == 50
-    assert figures.hand_finishes == 2  # A d5 "hand", the kuwaiti Colored Hand
-    assert figures.finishes == [("Colored Hand", 1), ("Went out “Hand”", 1)]
+    assert figures.deals == 15  # 5 + 5 (the void deal is not one) + 5; not the unfinished kuwaiti sheet
+    assert figures.went_out == 7
+    assert figures.going_out_rate == 47
+    assert figures.hand_finishes == 1  # A d5 "hand"
+    assert figures.finishes == [("Went out “Hand”", 1)]
     assert figures.lost_deals == 8
     assert figures.not_opened == 1
     assert figures.never_opened_rate == 13
     assert figures.penalty_points == 20 + 15 + 40 + 100 + 16 + 3 + 5 + 20
     assert figures.average_penalty == 27.4  # 219 / 8
-    assert figures.points == -85 + 129 - 65 - 120
-    assert figures.average == -8.8
-    assert (figures.best.points, figures.best.source_id, figures.best.number) == (
-        -120,
-        history["kuwaiti"].pk,
-        1,
-    )
+    assert figures.points == -85 + 129 - 65
+    assert figures.average == -1.4
+    assert (figures.best.points, figures.best.source_id, figures.best.number) == (-60, history["a"].pk, 5)
     assert (figures.worst.points, figures.worst.source_id, figures.worst.number) == (100, history["b"].pk, 2)
     assert (figures.games, figures.wins, figures.win_rate) == (3, 2, 67)  # A won, B lost, C won
     assert (figures.longest_win_streak, figures.longest_losing_streak, figures.current_streak) == (1, 1, 1)
@@ -142,19 +142,19 @@ def test_olivias_figures_are_those_worked_out_by_hand(group, owner, history):
 
 def test_monas_figures_are_those_worked_out_by_hand(group, member, history):
     figures = stats.player_stats(group, "hand", f"user:{member.pk}")
-    assert figures.deals == 16
+    assert figures.deals == 15
     assert figures.went_out == 5
-    assert figures.going_out_rate == 31
+    assert figures.going_out_rate == 33
     assert figures.hand_finishes == 1
     assert figures.finishes == [("Went out “Hand”", 1)]
-    # Lost without opening: A d3, A d5, C d5 (announced in the kuwaiti deal) of 11 deals lost.
-    assert figures.lost_deals == 11
+    # Lost without opening: A d3, A d5, C d5 of 10 deals lost.
+    assert figures.lost_deals == 10
     assert figures.not_opened == 3
-    assert figures.never_opened_rate == 27
-    assert figures.penalty_points == (20 + 100 + 25 + 200) + (18 + 6) + (10 + 50 + 2 + 100) + 40
-    assert figures.average_penalty == 51.9  # 571 / 11
-    assert figures.points == 285 - 66 + 132 + 40
-    assert figures.average == 24.4
+    assert figures.never_opened_rate == 30
+    assert figures.penalty_points == (20 + 100 + 25 + 200) + (18 + 6) + (10 + 50 + 2 + 100)
+    assert figures.average_penalty == 53.1  # 531 / 10
+    assert figures.points == 285 - 66 + 132
+    assert figures.average == 23.4
     assert (figures.best.points, figures.best.source_id, figures.best.number) == (-60, history["a"].pk, 2)
     assert (figures.worst.points, figures.worst.source_id, figures.worst.number) == (200, history["a"].pk, 5)
     assert (figures.games, figures.wins) == (3, 1)
@@ -208,7 +208,7 @@ def test_editing_a_deal_rewrites_the_figures(group, owner, member, history):
     services.edit_deal(deal, by=owner, facts=hand(1, [True, True, True], [8, None, 4]))
     figures = stats.player_stats(group, "hand", f"user:{member.pk}")
     assert figures.went_out == 6  # C d2 is now Mona's
-    assert figures.points == 391 - 50 - 30
+    assert figures.points == 351 - 50 - 30
 
 
 def test_a_linked_guest_takes_the_guests_figures(group, owner, admin, history):
@@ -236,3 +236,74 @@ def test_the_player_page_costs_the_same_few_queries(
     url = reverse("scoring:player", args=[group.slug])
     with django_assert_max_num_queries(15):
         assert client.get(url, {"key": f"user:{owner.pk}"}).status_code == 200
+
+
+def test_a_finished_and_an_unfinished_sheet_points_per_deal_counts_the_games_that_games_and_wins_count(
+    group, owner, member
+):
+    finished = _sheet(
+        group,
+        owner,
+        member,
+        [hand(0, [True, True, True], [None, 10, 20])] * 5,  # Olivia out five times: -30 each
+        players=[owner, member, "Gus"],
+    )
+    unfinished = _sheet(
+        group, owner, member, [hand(1, [True, True, True], [70, None, 5])] * 2, players=[owner, member, "Gus"]
+    )
+    assert services.sheet_state(finished).status.finished
+    assert not services.sheet_state(unfinished).status.finished
+    figures = stats.player_stats(group, "hand", f"user:{owner.pk}")
+    assert (figures.games, figures.wins) == (1, 1)
+    assert (figures.deals, figures.went_out, figures.points, figures.average) == (5, 5, -150, -30.0)
+    # An unfinished online game's deals, recorded as they end, wait for the game to finish too.
+    online = [services.score_facts("classic", {}, 2, hand(1, [True, True], [40, None]))]
+    players = [
+        {"seat": 0, "user_id": owner.pk, "name": owner.name},
+        {"seat": 1, "user_id": member.pk, "name": member.name},
+    ]
+    services.record_online_game(
+        group_id=group.pk,
+        game_id=7,
+        rule_set="classic",
+        players=players,
+        status=services.sheet_state(unfinished).status,
+        deals=online,
+    )
+    assert DealFact.objects.filter(source="online", source_id=7, practice=False).count() == 2
+    again = stats.player_stats(group, "hand", f"user:{owner.pk}")
+    assert (again.games, again.deals, again.average) == (1, 5, -30.0)
+    # Finishing the sheet counts its game and its deals together.
+    for _ in range(3):
+        services.add_deal(unfinished, by=owner, facts=hand(1, [True, True, True], [70, None, 5]))
+    assert services.sheet_state(unfinished).status.finished
+    after = stats.player_stats(group, "hand", f"user:{owner.pk}")
+    assert (after.games, after.wins, after.deals, after.points) == (2, 1, 10, -150 + 5 * 70)
+
+
+def test_histories_and_streaks_follow_the_date_played_not_the_order_the_sheets_were_entered(
+    group, owner, member, django_capture_on_commit_callbacks
+):
+    """Olivia wins the sheet entered first but played on the 20th, and loses the one entered next but
+    played on the 10th: played in that order, she lost, then won."""
+    won = make_sheet(group, owner, "classic", [owner, member], played_on=dt.date(2026, 11, 20))
+    lost = make_sheet(group, owner, "classic", [owner, member], played_on=dt.date(2026, 11, 10))
+    with django_capture_on_commit_callbacks(execute=True):  # the replay an older game queues
+        for _ in range(5):
+            services.add_deal(won, by=owner, facts=hand(0, [True, True], [None, 40]))
+        for _ in range(5):
+            services.add_deal(lost, by=owner, facts=hand(1, [True, True], [40, None]))
+    assert won.created_at < lost.created_at
+    figures = stats.player_stats(group, "hand", f"user:{owner.pk}")
+    assert (figures.games, figures.wins) == (2, 1)
+    assert (figures.longest_win_streak, figures.longest_losing_streak, figures.current_streak) == (1, 1, 1)
+    assert [timezone.localdate(when) for when, _rating in figures.rating_history] == [
+        dt.date(2026, 11, 10),
+        dt.date(2026, 11, 20),
+    ]
+    rated = RatedGame.objects.filter(group=group).order_by("finished_at")
+    assert [game.source_id for game in rated] == [lost.pk, won.pk]
+    assert [sheet.pk for sheet in services.counted_sheets(group)] == [won.pk, lost.pk]  # newest played first
+    assert set(
+        DealFact.objects.filter(source="sheet", source_id=lost.pk).values_list("played_at__date", flat=True)
+    ) == {dt.date(2026, 11, 10)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 
 from django.urls import reverse
@@ -29,6 +30,23 @@ def test_a_sheet_exports_as_json_with_facts_scores_and_totals_and_no_internal_id
     assert data["deals"][0]["score"]["sides"][1]["parts"][0]["label"] == "Cards left: {cards} = {value}"
     assert data["totals"] == [-30, 32, 13, 100]
     assert data["players"][0] == {"seat": 1, "name": "Olivia Owner", "guest": False}
+    # Seats count from 1 everywhere, like the players: the deal's winner, the score's sides and parts.
+    assert data["deals"][0]["facts"]["winner"] == 1
+    assert [side["seats"] for side in data["deals"][0]["score"]["sides"]] == [[1], [2], [3], [4]]
+    part_seats = {
+        part["seat"]
+        for side in data["deals"][0]["score"]["sides"]
+        for part in side["parts"]
+        if part["seat"] is not None
+    }
+    assert part_seats
+    assert part_seats <= {1, 2, 3, 4}
+    assert 0 not in part_seats
+    assert (data["status"], data["partnership"], data["played_on"]) == (
+        "unfinished",
+        False,
+        str(sheet.played_on),
+    )
     text = response.content.decode()
     for internal in ('"id"', '"user_id"', '"position"', f'"{owner.email}"'):
         assert internal not in text
@@ -86,3 +104,42 @@ def test_csv_safe_quotes_every_formula_start_and_nothing_else():
         assert csv_safe(text) == "'" + text
     assert csv_safe("Gina") == "Gina"
     assert csv_safe(-30) == -30
+
+
+def test_the_group_csv_marks_each_sheet_finished_unfinished_or_not_counted_with_its_winner_and_partnerships(
+    client, group, owner, member
+):
+    finished = make_sheet(
+        group, owner, "classic", [owner, member], title="Won", played_on=dt.date(2026, 11, 1)
+    )
+    for _ in range(5):
+        services.add_deal(finished, by=owner, facts=hand(1, [True, True], [10, None]))
+    make_sheet(group, owner, "classic", [owner, member], title="Open", played_on=dt.date(2026, 11, 2))
+    junk = make_sheet(group, owner, "classic", [owner, member], title="Junk", played_on=dt.date(2026, 11, 3))
+    services.mark_do_not_count(junk, by=owner)
+    make_sheet(
+        group,
+        owner,
+        "jordanian",
+        [owner, member, "Gina", "Hadi"],
+        options={"teams": True},
+        title="Teams",
+        played_on=dt.date(2026, 11, 4),
+    )
+    client.force_login(member)
+    response = client.get(reverse("scoring:group_export", args=[group.slug, "csv"]))
+    rows = list(csv.reader(io.StringIO(response.content.decode().lstrip("\ufeff"))))
+    headings = [row for row in rows if row and row[0] == "Sheet"]
+    assert headings == [
+        ["Sheet", "Won", "classic", "2026-11-01", "finished", "Winner", "Mona Member"],
+        ["Sheet", "Open", "classic", "2026-11-02", "unfinished", "Winner", ""],
+        ["Sheet", "Junk", "classic", "2026-11-03", "do not count", "Winner", ""],
+        ["Sheet", "Teams", "jordanian (partnership)", "2026-11-04", "unfinished", "Winner", ""],
+    ]
+    data = client.get(reverse("scoring:group_export", args=[group.slug, "json"])).json()["sheets"]
+    assert [(sheet["status"], sheet["partnership"], sheet["winners"]) for sheet in data] == [
+        ("finished", False, ["Mona Member"]),
+        ("unfinished", False, []),
+        ("do_not_count", False, []),
+        ("unfinished", True, []),
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.urls import reverse
 
 from scoring import services
@@ -115,3 +117,18 @@ def test_linking_a_guest_is_in_the_history_of_every_sheet_they_played(client, gr
         page = client.get(linked.get_absolute_url()).content.decode()
         assert f"Olivia Owner linked the guest {guest} to the member Karim K" in page
     assert not DealChange.objects.filter(sheet=untouched).exists()
+
+
+def test_the_sheet_list_shows_the_latest_played_first_whatever_order_they_were_entered(
+    client, group, owner, member
+):
+    later = make_sheet(
+        group, owner, "classic", [owner, member], title="Played later", played_on=dt.date(2026, 11, 20)
+    )
+    earlier = make_sheet(
+        group, owner, "classic", [owner, member], title="Played earlier", played_on=dt.date(2026, 11, 2)
+    )
+    assert later.created_at < earlier.created_at
+    client.force_login(member)
+    page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
+    assert page.index("Played later") < page.index("Played earlier")
