@@ -234,6 +234,7 @@ def _sheet_context(request, group, membership, sheet, **extra):
         "rows": rows,
         "changes": [_change_view(state, change, change.pk in undoable) for change in changes],
         "can_enter": services.can_enter(sheet, request.user, membership),
+        "can_delete": services.can_delete_sheet(sheet, request.user, membership),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
         "chart": charts.score_progression(state),
@@ -265,6 +266,10 @@ def _change_view(state, change, undoable: bool):
         text = _("%(who)s marked this sheet “do not count”") % {"who": who}
     elif change.action == Action.INCLUDED:
         text = _("%(who)s counted this sheet in the group's history again") % {"who": who}
+    elif change.action == Action.SHEET_DELETED:
+        text = _("%(who)s deleted this sheet") % {"who": who}
+    elif change.action == Action.SHEET_RESTORED:
+        text = _("%(who)s restored this sheet") % {"who": who}
     elif change.action == Action.LINKED:
         text = _("%(who)s linked the guest %(guest)s to the member %(member)s") % {
             "who": who,
@@ -417,6 +422,50 @@ def sheet_do_not_count(request, group, membership, sheet_id):
         return HttpResponseForbidden(error.message)
     if request.htmx:
         return render(request, "scoring/sheet.html#live", _sheet_context(request, group, membership, sheet))
+    return redirect(sheet)
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def sheet_delete(request, group, membership, sheet_id):
+    """Delete a junk sheet (its creator or an admin), after a confirmation page that needs no script."""
+    sheet = _sheet(group, sheet_id)
+    if not services.can_delete_sheet(sheet, request.user, membership):
+        return HttpResponseForbidden(_("Only the sheet's creator and the group's admins can delete it."))
+    if request.method == "POST":
+        try:
+            services.delete_sheet(sheet, by=request.user)
+        except services.SheetPermissionDenied as error:
+            return HttpResponseForbidden(error.message)
+        messages.success(request, _("Sheet deleted. The group's admins can restore it for 30 days."))
+        return redirect("scoring:sheet_list", group.slug)
+    return render(request, "scoring/sheet_delete.html", {"group": group, "sheet": sheet})
+
+
+@group_view
+@require_GET
+def sheets_deleted(request, group, membership):
+    """The group's deleted sheets with their history, for owners and admins, for 30 days."""
+    if not membership.can_manage:
+        return HttpResponseForbidden(_("Only the group's owners and admins see deleted sheets."))
+    sheets = []
+    for sheet in services.deleted_sheets(group):  # few: only the last 30 days' deletions
+        state = services.sheet_state(sheet)
+        changes = [_change_view(state, change, False) for change in sheet.changes.all()]
+        sheets.append({"sheet": sheet, "state": state, "changes": changes})
+    return render(request, "scoring/sheets_deleted.html", {"group": group, "sheets": sheets})
+
+
+@group_view
+@require_POST
+def sheet_restore(request, group, membership, sheet_id):
+    """Put a deleted sheet back (owners and admins, within 30 days)."""
+    sheet = get_object_or_404(services.deleted_sheets(group), pk=sheet_id)
+    try:
+        sheet = services.restore_sheet(sheet, by=request.user)
+    except services.SheetPermissionDenied as error:
+        return HttpResponseForbidden(error.message)
+    messages.success(request, _("Sheet restored."))
     return redirect(sheet)
 
 
