@@ -1766,6 +1766,7 @@ class ResultCard:
     rows: list[tuple[int, str, int]]  # (rank, the side's names, total), best first
     winners: list[str]
     title: str = ""
+    language: str = ""  # the card's words and picture: its sheet creator's language ("": the reader's)
 
 
 def result_card_token(*, sheet: Sheet | None = None, game_id: int | None = None) -> str:
@@ -1788,7 +1789,7 @@ def result_card(token: str) -> ResultCard | None:
     if not isinstance(value, dict):
         return None
     if isinstance(value.get("s"), int):
-        sheet = Sheet.objects.filter(pk=value["s"], finished=True).first()
+        sheet = Sheet.objects.select_related("created_by").filter(pk=value["s"], finished=True).first()
         if sheet is None:
             return None
         state = sheet_state(sheet)
@@ -1804,6 +1805,7 @@ def result_card(token: str) -> ResultCard | None:
             [],
             winners,
             sheet.title,
+            sheet.created_by.language if sheet.created_by else "",
         )
     elif isinstance(value.get("o"), int):
         result = OnlineResult.objects.filter(game_id=value["o"], finished=True).first()

@@ -13,7 +13,7 @@ from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_bidi, gettext_lazy, ngettext
@@ -341,15 +341,17 @@ def result_card(request, token):
     card = services.result_card(token)
     if card is None:
         raise Http404
-    variant, title, description = _card_words(card)
-    context = {
-        "card": card,
-        "variant_name": variant,
-        "og_title": title,
-        "og_description": description,
-        "og_image": request.build_absolute_uri(reverse("scoring:result_card_image", args=[token])),
-    }
-    response = render(request, "scoring/result_card.html", context)
+    # In the card's language (its sheet creator's), not the fetching chat bot's: the group reads it.
+    with translation.override(card.language or translation.get_language()):
+        variant, title, description = _card_words(card)
+        context = {
+            "card": card,
+            "variant_name": variant,
+            "og_title": title,
+            "og_description": description,
+            "og_image": request.build_absolute_uri(reverse("scoring:result_card_image", args=[token])),
+        }
+        response = render(request, "scoring/result_card.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response
 
@@ -365,6 +367,16 @@ def result_card_image(request, token):
     card = services.result_card(token)
     if card is None:
         raise Http404
+    with translation.override(card.language or translation.get_language()):
+        svg = _card_svg(card)
+    response = HttpResponse(charts.svg_to_png(svg), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _card_svg(card) -> str:
+    """The card's picture as SVG text, in the active language."""
     variant, title, _description = _card_words(card)
     rows = [
         {
@@ -379,7 +391,7 @@ def result_card_image(request, token):
     footer = ngettext("%(count)s deal played", "%(count)s deals played", card.deals) % {"count": card.deals}
     if card.finished_at:
         footer += " · " + date_format(timezone.localtime(card.finished_at), "DATE_FORMAT")
-    svg = render_to_string(
+    return render_to_string(
         "scoring/result_card.svg",
         {
             "card_title": charts.drawable(card.title or ""),
@@ -390,10 +402,6 @@ def result_card_image(request, token):
             "rtl": get_language_bidi(),
         },
     )
-    response = HttpResponse(charts.svg_to_png(svg), content_type="image/png")
-    response["Cache-Control"] = "public, max-age=3600"
-    response["X-Robots-Tag"] = "noindex"
-    return response
 
 
 @group_view
