@@ -469,5 +469,9 @@ CELERY_BEAT_SCHEDULE["send-pending-pushes"] = {
     "schedule": 60.0,
     "options": {"expires": 55},
 }
+CELERY_BEAT_SCHEDULE["purge-deleted-sheets"] = {  # score sheets deleted more than 30 days ago (issue 29)
+    "task": "scoring.tasks.purge_deleted_sheets",
+    "schedule": crontab(minute=47, hour=3),
+}
 # Bumped when the service worker's caching changes (its cache's name; old caches are deleted).
 HANDSITE_PWA_VERSION = "1"

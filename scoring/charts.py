@@ -7,6 +7,7 @@ the SVG scales to its container (``viewBox``), readable from 360 px up."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -14,6 +15,29 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 WIDTH, HEIGHT, PAD = 320, 180, 14
+AXIS_X, AXIS_Y = 34, 16
+"""Room outside the plot for the value axis's numbers (before it) and the deals' numbers (below it):
+the viewBox grows by these, so the plot's own coordinates stay the same."""
+
+
+@dataclass(frozen=True)
+class Tick:
+    label: str
+    x: float
+    y: float
+
+
+def nice_ticks(low: int, high: int, most: int = 5) -> list[int]:
+    """Round values from ``low`` to ``high`` for an axis: steps of 1, 2 or 5 times a power of ten,
+    at most ``most`` of them."""
+    raw = max((high - low) / max(1, most - 1), 1)
+    power = 10 ** math.floor(math.log10(raw))
+    for step in (max(1, int(m * power)) for m in (1, 2, 5, 10, 20, 50)):
+        first = math.ceil(low / step) * step
+        ticks = list(range(first, high + 1, step))
+        if len(ticks) <= most:
+            return ticks
+    return [low, high]
 
 
 @dataclass
@@ -37,6 +61,11 @@ class LineChart:
     height: int = HEIGHT
     rows: list[list] = field(default_factory=list)  # the text alternative's table: label, values…
     axis: str = ""  # the heading of the table's first column ("Deal" when empty)
+    y_ticks: list[Tick] = field(default_factory=list)  # the value axis: numbers at round values
+    x_ticks: list[Tick] = field(default_factory=list)  # the deals (or games): at most 6 numbers
+    view_x: int = -AXIS_X
+    view_width: int = WIDTH + AXIS_X
+    view_height: int = HEIGHT + AXIS_Y
 
 
 def _scale(values: list[list[int]], zero: bool = True) -> tuple[int, int]:
@@ -66,7 +95,16 @@ def line_chart(
         last = points[-1] if points else (0.0, 0.0)
         series.append(Series(name, values, path, index % 8, last[0], last[1]))
     rows = [[label, *(values[i] for _name, values in named)] for i, label in enumerate(labels)]
-    return LineChart(title, summary, labels, series, y(0) if low <= 0 <= high else None, rows=rows)
+    y_ticks = [Tick(str(value), PAD - 4, y(value)) for value in nice_ticks(low, high)]
+    shown = (
+        sorted({round(i * (len(labels) - 1) / 5) for i in range(6)})
+        if len(labels) > 6
+        else range(len(labels))
+    )
+    x_ticks = [Tick(labels[i], x(i), HEIGHT + AXIS_Y - 4) for i in shown]
+    chart = LineChart(title, summary, labels, series, y(0) if low <= 0 <= high else None, rows=rows)
+    chart.y_ticks, chart.x_ticks = y_ticks, x_ticks
+    return chart
 
 
 def score_progression(state) -> LineChart | None:
@@ -112,6 +150,8 @@ class BarChart:
     bars: list[Bar]
     width: int = WIDTH
     height: int = 0
+    ticks: list[Tick] = field(default_factory=list)  # the value axis (wins) below the bars
+    axis_y: float = 0.0  # where the value axis's line runs
 
 
 BAR, GAP, LABEL = 22, 8, 110
@@ -133,7 +173,11 @@ def wins_bars(rows) -> BarChart | None:
         % {"name": r.name, "count": r.wins}
         for r in rows
     )
-    return BarChart(_("Wins per player"), summary, bars, height=len(bars) * (BAR + GAP) + GAP)
+    bottom = len(bars) * (BAR + GAP) + GAP
+    ticks = [
+        Tick(str(value), round(LABEL + span * value / most, 1), bottom + 12) for value in nice_ticks(0, most)
+    ]
+    return BarChart(_("Wins per player"), summary, bars, height=bottom + AXIS_Y, ticks=ticks, axis_y=bottom)
 
 
 def rating_over_time(name: str, history: list[tuple[object, int]]) -> LineChart | None:

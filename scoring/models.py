@@ -21,6 +21,16 @@ from handsite.models import PlayerGroup
 
 RULE_SET_CHOICES = [(slug, variant.name) for slug, variant in VARIANTS.items()]
 
+DELETED_SHEETS_KEPT_DAYS = 30
+"""How long a deleted sheet stays restorable (and its history visible to admins) before the purge."""
+
+
+class LiveSheetManager(models.Manager):
+    """Sheets not deleted: every list, standing, statistic and rating reads these."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(deleted_at__isnull=True)
+
 
 class Sheet(models.Model):
     group = models.ForeignKey(
@@ -43,10 +53,18 @@ class Sheet(models.Model):
     version = models.PositiveIntegerField(
         _("version"), default=1, help_text=_("Goes up with every change; the live sheet polls it.")
     )
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+    deleted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # Derived cache (rewritten by services.recompute_sheet after every change).
     finished = models.BooleanField(_("finished"), default=False)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     winner_seats = models.JSONField(_("winning seats"), default=list, blank=True)
+
+    objects = LiveSheetManager()
+    # Deleted sheets too: the admins' list, restore and the purge (ruff takes a second manager for a field).
+    all_objects = models.Manager()  # noqa: DJ012
 
     class Meta:
         verbose_name = _("score sheet")
@@ -160,6 +178,8 @@ class DealChange(models.Model):
         DELETED = "deleted", _("deleted")
         EXCLUDED = "excluded", _("marked “do not count”")
         INCLUDED = "included", _("counted again")
+        SHEET_DELETED = "sheet_del", _("deleted the sheet")
+        SHEET_RESTORED = "sheet_res", _("restored the sheet")
         LINKED = "linked", _("linked a guest")
         RESTORED = "restored", _("restored")
 

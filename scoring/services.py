@@ -32,6 +32,7 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Prefetch
@@ -61,6 +62,7 @@ from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
 from scoring import stats
 from scoring.models import (
+    DELETED_SHEETS_KEPT_DAYS,
     Deal,
     DealChange,
     DealFact,
@@ -511,7 +513,7 @@ def _on_change(sheet: Sheet, state: SheetState | None = None) -> SheetState:
     """Bump the version, rewrite the cached columns from ``state`` (the sheet as it now stands, derived
     again when not given) and bring the group's ratings up to date (at once for a game that just
     finished, by a replay queued on commit for a change to an older one)."""
-    Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    Sheet.all_objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
     sheet.refresh_from_db()
     state = recompute_sheet(sheet, state)
     _sync_rated_game(sheet.group_id, RatedGame.Source.SHEET.value, sheet.pk, _sheet_outcome(sheet, state))
@@ -623,7 +625,7 @@ def create_sheet(
 
 
 def _locked(sheet: Sheet) -> Sheet:
-    return Sheet.objects.select_for_update().get(pk=sheet.pk)
+    return Sheet.all_objects.select_for_update().get(pk=sheet.pk)
 
 
 def _live_deals(sheet: Sheet) -> list[Deal]:
@@ -866,11 +868,14 @@ UNDOABLE = (
 )
 
 
+_COUNTING = (DealChange.Action.EXCLUDED, DealChange.Action.INCLUDED)
+
+
 def latest_changes(sheet: Sheet) -> set[int]:
     """The changes that can be undone now: the latest of each deal, and the latest "do not count"."""
     latest: dict = {}
     for pk, deal_id, action in sheet.changes.order_by("-at", "-pk").values_list("pk", "deal_id", "action"):
-        key = deal_id if deal_id is not None else ("sheet" if action != DealChange.Action.LINKED else None)
+        key = deal_id if deal_id is not None else ("sheet" if action in _COUNTING else None)
         if key is not None and key not in latest:
             latest[key] = pk if action in UNDOABLE else None
     return {pk for pk in latest.values() if pk is not None}
@@ -955,6 +960,71 @@ def mark_do_not_count(sheet: Sheet, *, by, do_not_count: bool = True) -> Sheet:
     return sheet
 
 
+def can_delete_sheet(sheet: Sheet, user, member: Membership | None = None) -> bool:
+    """The sheet's creator and the group's owners and admins delete a sheet."""
+    if member is None:
+        member = membership(sheet, user)
+    return member is not None and (member.can_manage or sheet.created_by_id == user.pk)
+
+
+@transaction.atomic
+def delete_sheet(sheet: Sheet, *, by) -> Sheet:
+    """Take a junk sheet out of every list, standing, statistic and rating at once; admins still see it
+    (and can restore it) for DELETED_SHEETS_KEPT_DAYS days, then purge_deleted_sheets removes it."""
+    sheet = _locked(sheet)
+    if not can_delete_sheet(sheet, by):
+        raise SheetPermissionDenied(_("Only the sheet's creator and the group's admins can delete it."))
+    if sheet.deleted_at is not None:
+        return sheet
+    sheet.deleted_at, sheet.deleted_by = timezone.now(), by
+    sheet.save(update_fields=["deleted_at", "deleted_by"])
+    DealChange.objects.create(sheet=sheet, action=DealChange.Action.SHEET_DELETED, by=by)
+    _on_change(sheet)
+    return sheet
+
+
+def deleted_sheets(group):
+    """The group's deleted sheets still restorable, latest deletion first."""
+    since = timezone.now() - timedelta(days=DELETED_SHEETS_KEPT_DAYS)
+    return (
+        Sheet.all_objects.filter(group=group, deleted_at__gte=since)
+        .select_related("deleted_by", "created_by")
+        .prefetch_related("players__user", Prefetch("changes", DealChange.objects.select_related("by")))
+        .order_by("-deleted_at", "-pk")
+    )
+
+
+@transaction.atomic
+def restore_sheet(sheet: Sheet, *, by) -> Sheet:
+    """Put a deleted sheet back, as it was (group owners and admins, within the kept days)."""
+    sheet = _locked(sheet)
+    member = membership(sheet, by)
+    if member is None or not member.can_manage:
+        raise SheetPermissionDenied(_("Only the group's owners and admins can restore a deleted sheet."))
+    if sheet.deleted_at is None:
+        return sheet
+    sheet.deleted_at, sheet.deleted_by = None, None
+    sheet.save(update_fields=["deleted_at", "deleted_by"])
+    DealChange.objects.create(sheet=sheet, action=DealChange.Action.SHEET_RESTORED, by=by)
+    _on_change(sheet)
+    return sheet
+
+
+@transaction.atomic
+def purge_deleted_sheets(now=None) -> int:
+    """Remove for good the sheets deleted more than DELETED_SHEETS_KEPT_DAYS days ago (their deals and
+    history go with them). Returns the number of sheets removed."""
+    before = (now or timezone.now()) - timedelta(days=DELETED_SHEETS_KEPT_DAYS)
+    # Rows claimed under lock, so a restore at the same moment wins or waits (never half-purged).
+    ids = list(
+        Sheet.all_objects.select_for_update(skip_locked=True)
+        .filter(deleted_at__lt=before)
+        .values_list("pk", flat=True)
+    )
+    Sheet.all_objects.filter(pk__in=ids, deleted_at__lt=before).delete()
+    return len(ids)
+
+
 @transaction.atomic
 def link_guest(*, group, by, guest_name: str, user) -> int:
     """Link every seat of ``group``'s sheets played by the guest ``guest_name`` to the member ``user``:
@@ -1003,7 +1073,9 @@ def recompute_sheet(sheet: Sheet, state: SheetState | None = None) -> SheetState
     finished_at = sheet.finished_at if finished else None
     if finished and finished_at is None:
         finished_at = timezone.now()
-    Sheet.objects.filter(pk=sheet.pk).update(finished=finished, winner_seats=winners, finished_at=finished_at)
+    Sheet.all_objects.filter(pk=sheet.pk).update(
+        finished=finished, winner_seats=winners, finished_at=finished_at
+    )
     sheet.finished, sheet.winner_seats, sheet.finished_at = finished, winners, finished_at
     return state
 
@@ -1233,7 +1305,9 @@ def _sheet_outcome(sheet: Sheet, state: SheetState) -> Outcome | None:
     """The sheet as the history counts it: None unless it is finished and not marked "do not count" (one
     rule for games, wins, ratings and the per-deal statistics)."""
     status = state.status
-    if sheet.do_not_count or not status or not status.finished or sheet.finished_at is None:
+    if sheet.do_not_count or sheet.deleted_at is not None:
+        return None
+    if not status or not status.finished or sheet.finished_at is None:
         return None
     return Outcome(
         family=sheet.family,
@@ -1711,6 +1785,7 @@ class ResultCard:
     rows: list[tuple[int, str, int]]  # (rank, the side's names, total), best first
     winners: list[str]
     title: str = ""
+    language: str = ""  # the card's words and picture: its sheet creator's language ("": the reader's)
 
 
 def result_card_token(*, sheet: Sheet | None = None, game_id: int | None = None) -> str:
@@ -1733,7 +1808,7 @@ def result_card(token: str) -> ResultCard | None:
     if not isinstance(value, dict):
         return None
     if isinstance(value.get("s"), int):
-        sheet = Sheet.objects.filter(pk=value["s"], finished=True).first()
+        sheet = Sheet.objects.select_related("created_by").filter(pk=value["s"], finished=True).first()
         if sheet is None:
             return None
         state = sheet_state(sheet)
@@ -1749,6 +1824,7 @@ def result_card(token: str) -> ResultCard | None:
             [],
             winners,
             sheet.title,
+            sheet.created_by.language if sheet.created_by else "",
         )
     elif isinstance(value.get("o"), int):
         result = OnlineResult.objects.filter(game_id=value["o"], finished=True).first()

@@ -18,3 +18,9 @@ def refresh_group_ratings(group_id: int) -> int:
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def recompute_group_ratings(group_id: int) -> int:
     return len(services.recompute_ratings(group_id))
+
+
+@shared_task(ignore_result=True, **TIME_LIMITS)
+def purge_deleted_sheets() -> int:
+    """Daily (CELERY_BEAT_SCHEDULE): sheets deleted more than 30 days ago go for good."""
+    return services.purge_deleted_sheets()

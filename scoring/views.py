@@ -13,7 +13,7 @@ from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -258,6 +258,7 @@ def _sheet_context(request, group, membership, sheet, **extra):
         "rows": rows,
         "changes": [_change_view(state, change, change.pk in undoable) for change in changes],
         "can_enter": services.can_enter(sheet, request.user, membership),
+        "can_delete": services.can_delete_sheet(sheet, request.user, membership),
         "handfoot": isinstance(sheet.variant, HandAndFootVariant),
         "totals": list(zip(state.side_names, state.status.totals if state.status else (), strict=False)),
         "chart": charts.score_progression(state),
@@ -289,6 +290,10 @@ def _change_view(state, change, undoable: bool):
         text = _("%(who)s marked this sheet “do not count”") % {"who": who}
     elif change.action == Action.INCLUDED:
         text = _("%(who)s counted this sheet in the group's history again") % {"who": who}
+    elif change.action == Action.SHEET_DELETED:
+        text = _("%(who)s deleted this sheet") % {"who": who}
+    elif change.action == Action.SHEET_RESTORED:
+        text = _("%(who)s restored this sheet") % {"who": who}
     elif change.action == Action.LINKED:
         text = _("%(who)s linked the guest %(guest)s to the member %(member)s") % {
             "who": who,
@@ -360,15 +365,17 @@ def result_card(request, token):
     card = services.result_card(token)
     if card is None:
         raise Http404
-    variant, title, description = _card_words(card)
-    context = {
-        "card": card,
-        "variant_name": variant,
-        "og_title": title,
-        "og_description": description,
-        "og_image": request.build_absolute_uri(reverse("scoring:result_card_image", args=[token])),
-    }
-    response = render(request, "scoring/result_card.html", context)
+    # In the card's language (its sheet creator's), not the fetching chat bot's: the group reads it.
+    with translation.override(card.language or translation.get_language()):
+        variant, title, description = _card_words(card)
+        context = {
+            "card": card,
+            "variant_name": variant,
+            "og_title": title,
+            "og_description": description,
+            "og_image": request.build_absolute_uri(reverse("scoring:result_card_image", args=[token])),
+        }
+        response = render(request, "scoring/result_card.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response
 
@@ -384,6 +391,16 @@ def result_card_image(request, token):
     card = services.result_card(token)
     if card is None:
         raise Http404
+    with translation.override(card.language or translation.get_language()):
+        svg = _card_svg(card)
+    response = HttpResponse(charts.svg_to_png(svg), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _card_svg(card) -> str:
+    """The card's picture as SVG text, in the active language."""
     variant, title, _description = _card_words(card)
     rows = [
         {
@@ -398,7 +415,7 @@ def result_card_image(request, token):
     footer = ngettext("%(count)s deal played", "%(count)s deals played", card.deals) % {"count": card.deals}
     if card.finished_at:
         footer += " · " + date_format(timezone.localtime(card.finished_at), "DATE_FORMAT")
-    svg = render_to_string(
+    return render_to_string(
         "scoring/result_card.svg",
         {
             "card_title": charts.drawable(card.title or ""),
@@ -409,10 +426,6 @@ def result_card_image(request, token):
             "rtl": get_language_bidi(),
         },
     )
-    response = HttpResponse(charts.svg_to_png(svg), content_type="image/png")
-    response["Cache-Control"] = "public, max-age=3600"
-    response["X-Robots-Tag"] = "noindex"
-    return response
 
 
 @group_view
@@ -441,6 +454,50 @@ def sheet_do_not_count(request, group, membership, sheet_id):
         return HttpResponseForbidden(error.message)
     if request.htmx:
         return render(request, "scoring/sheet.html#live", _sheet_context(request, group, membership, sheet))
+    return redirect(sheet)
+
+
+@group_view
+@require_http_methods(["GET", "POST"])
+def sheet_delete(request, group, membership, sheet_id):
+    """Delete a junk sheet (its creator or an admin), after a confirmation page that needs no script."""
+    sheet = _sheet(group, sheet_id)
+    if not services.can_delete_sheet(sheet, request.user, membership):
+        return HttpResponseForbidden(_("Only the sheet's creator and the group's admins can delete it."))
+    if request.method == "POST":
+        try:
+            services.delete_sheet(sheet, by=request.user)
+        except services.SheetPermissionDenied as error:
+            return HttpResponseForbidden(error.message)
+        messages.success(request, _("Sheet deleted. The group's admins can restore it for 30 days."))
+        return redirect("scoring:sheet_list", group.slug)
+    return render(request, "scoring/sheet_delete.html", {"group": group, "sheet": sheet})
+
+
+@group_view
+@require_GET
+def sheets_deleted(request, group, membership):
+    """The group's deleted sheets with their history, for owners and admins, for 30 days."""
+    if not membership.can_manage:
+        return HttpResponseForbidden(_("Only the group's owners and admins see deleted sheets."))
+    sheets = []
+    for sheet in services.deleted_sheets(group):  # few: only the last 30 days' deletions
+        state = services.sheet_state(sheet)
+        changes = [_change_view(state, change, False) for change in sheet.changes.all()]
+        sheets.append({"sheet": sheet, "state": state, "changes": changes})
+    return render(request, "scoring/sheets_deleted.html", {"group": group, "sheets": sheets})
+
+
+@group_view
+@require_POST
+def sheet_restore(request, group, membership, sheet_id):
+    """Put a deleted sheet back (owners and admins, within 30 days)."""
+    sheet = get_object_or_404(services.deleted_sheets(group), pk=sheet_id)
+    try:
+        sheet = services.restore_sheet(sheet, by=request.user)
+    except services.SheetPermissionDenied as error:
+        return HttpResponseForbidden(error.message)
+    messages.success(request, _("Sheet restored."))
     return redirect(sheet)
 
 

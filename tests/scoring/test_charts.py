@@ -70,3 +70,52 @@ def test_the_rating_over_time_is_one_path_from_1500_on_its_own_range_with_its_te
     assert chart.axis == "Game"
     assert chart.rows[-1] == ["3", 1562]
     assert charts.rating_over_time("Olivia Owner", []) is None
+
+
+def _ticks(svg, axis):
+    return re.findall(rf'direction="ltr" data-tick="{axis}">([^<]*)</text>', svg)
+
+
+def test_axis_values_are_round_numbers_spanning_the_values():
+    assert charts.nice_ticks(-30, 30) == [-20, 0, 20]
+    assert charts.nice_ticks(0, 1) == [0, 1]
+    assert charts.nice_ticks(1490, 1562) == [1500, 1520, 1540, 1560]
+    assert charts.nice_ticks(0, 845) == [0, 200, 400, 600, 800]
+
+
+def test_the_arabic_sheet_page_draws_the_value_and_deal_axes_left_to_right(client, group, owner, member):
+    owner.language = "ar"
+    owner.save(update_fields=["language"])
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
+    for _ in range(5):
+        services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 20, 45]))
+    client.force_login(owner)
+    page = client.get(sheet.get_absolute_url()).content.decode()
+    assert '<html lang="ar" dir="rtl">' in page
+    svg = page.split('data-testid="chart"')[1].split("</svg>")[0]
+    values = [int(label) for label in _ticks(svg, "y")]
+    assert len(values) >= 3
+    assert min(values) <= 0 <= max(values)
+    assert values == [-100, 0, 100, 200]  # the running totals span -150 (5 × -30) to 225 (5 × 45)
+    assert values == sorted(values)
+    assert _ticks(svg, "x") == ["0", "1", "2", "3", "4", "5"]  # deal numbers
+    assert 'viewBox="-34 0 354 196"' in svg
+
+
+def test_a_long_game_numbers_at_most_six_deals_first_and_last_included():
+    labels = [str(number) for number in range(21)]
+    chart = charts.line_chart("t", labels, [("A", list(range(21)))], "s")
+    assert [tick.label for tick in chart.x_ticks] == ["0", "4", "8", "12", "16", "20"]
+    assert [tick.label for tick in chart.y_ticks] == ["0", "5", "10", "15", "20"]
+    assert chart.y_ticks[0].y == charts.HEIGHT - charts.PAD  # 0 at the bottom of the plot
+
+
+def test_the_wins_chart_has_a_numbered_value_axis(client, group, owner, member):
+    for _ in range(3):
+        sheet = make_sheet(group, owner, "classic", [owner, member])
+        for _ in range(5):
+            services.add_deal(sheet, by=owner, facts=hand(1, [True] * 2, [20, None]))
+    client.force_login(owner)
+    page = client.get(reverse("scoring:standings", args=[group.slug])).content.decode()
+    svg = page.split('data-testid="bar-chart"')[1].split("</svg>")[0]
+    assert _ticks(svg, "x") == ["0", "1", "2", "3"]

@@ -176,3 +176,30 @@ def test_the_new_sheet_form_refuses_a_guest_name_with_a_control_character(
     assert response.status_code == 200
     assert sentence in response.content.decode()
     assert not services.Sheet.objects.exists()
+
+
+def test_an_english_bot_fetching_an_arabic_creators_card_gets_it_in_arabic(
+    client, group, owner, finished, monkeypatch
+):
+    owner.language = "ar"
+    owner.save(update_fields=["language"])
+    page = client.get(_card_url(finished), headers={"Accept-Language": "en"}).content.decode()
+    title = page.split('<meta property="og:title" content="')[1].split('"')[0]
+    description = page.split('<meta property="og:description" content="')[1].split('"')[0]
+    assert "فاز بلعبة" in title
+    assert "won a game" not in page
+    assert "Gus" in description
+    assert '<html lang="ar" dir="rtl">' in page
+    drawn = []
+    monkeypatch.setattr("scoring.views.charts.svg_to_png", lambda svg: drawn.append(svg) or b"png")
+    image_url = page.split('<meta property="og:image" content="')[1].split('"')[0]
+    response = client.get(image_url.removeprefix("http://testserver"), headers={"Accept-Language": "en"})
+    assert response.status_code == 200
+    assert "فاز بلعبة" in drawn[0]
+    assert 'direction="rtl"' in drawn[0]
+    assert "won a game" not in drawn[0]
+
+
+def test_a_card_whose_creator_chose_no_language_follows_the_reader(client, group, finished):
+    page = client.get(_card_url(finished), headers={"Accept-Language": "en"}).content.decode()
+    assert "won a game" in page.split('<meta property="og:title" content="')[1].split('"')[0]
