@@ -1,4 +1,4 @@
-// The installable app (issue 28): registers the service worker (/sw.js, scope: the whole site), keeps the
+// The installable app: registers the service worker (/sw.js, scope: the whole site), keeps the
 // installed app's icon badge in step with the games waiting on the player, and turns push on for this
 // device from the Reminders page ("This device"). No framework.
 (() => {
@@ -6,8 +6,10 @@
   const ready = navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(() => navigator.serviceWorker.ready);
   ready.catch(() => {});
 
-  // The badge, on each visit of the installed app (a push updates it in between).
-  if (navigator.setAppBadge && document.body && document.body.dataset.signedIn === "1") {
+  // The badge, on each visit of the installed app (a push updates it in between); a browser tab has no
+  // icon to badge, so it asks nothing.
+  const installed = window.matchMedia("(display-mode: standalone)").matches;
+  if (installed && navigator.setAppBadge && document.body && document.body.dataset.signedIn === "1") {
     fetch("/push/badge/", { credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : null))
       .then((data) => {
