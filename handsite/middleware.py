@@ -9,7 +9,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.auth import middleware as auth_middleware
 from django.shortcuts import render, resolve_url
 from django.utils import timezone
-from django.utils.functional import SimpleLazyObject, empty
+from django.utils.functional import SimpleLazyObject
 from django_htmx.http import HttpResponseClientRedirect
 
 from handsite.cache import SessionCacheUnreachable
@@ -98,51 +98,60 @@ class HtmxLoginRedirectMiddleware:
 TIME_ZONE_COOKIE = "handsite_tz"
 
 
+def activate_zone(name: str) -> None:
+    from handsite import notifications
+
+    if name in notifications.time_zone_names():
+        timezone.activate(notifications.zone_named(name))
+    else:
+        timezone.deactivate()
+
+
 class ReaderTimeZoneMiddleware:
-    """Pages show times in the reader's zone: the zone of their settings, carried in a cookie (no
-    query per request; the poll stays one query). The cookie is (re)set when the settings are saved,
-    and after any page that loaded the signed-in person when it is missing or differs from their
-    settings. Before log-in the browser's own zone (site.js writes the cookie from the Intl API)."""
+    """Pages show times in the reader's zone: the zone of their settings. A full page (a GET that is
+    not htmx) of a signed-in person reads it from the settings (one small query), so a change made on
+    one device shows on every other at its next page; the zone's cookie carries it to the moves, polls
+    and fragments, which cost no query for it. The cookie is (re)set when the settings are saved and
+    whenever a full page finds it differs from them. Before log-in the browser's own zone (site.js
+    writes the cookie from the Intl API)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        from handsite import notifications
-
         name = request.COOKIES.get(TIME_ZONE_COOKIE, "")
-        zone = notifications.zone_named(name) if name in notifications.time_zone_names() else None
-        if zone is not None:
-            timezone.activate(zone)
-        else:
-            timezone.deactivate()
+        activate_zone(name)
         response = self.get_response(request)
-        wanted = self.settings_zone(request)
+        wanted = getattr(request, "reader_time_zone", None) or getattr(request, "_settings_zone", None)
         if wanted and wanted != name:
             response.set_cookie(TIME_ZONE_COOKIE, wanted, max_age=60 * 60 * 24 * 365, samesite="Lax")
         timezone.deactivate()
         return response
 
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        """A view that reads neither the session nor the user (``language_from_cookie``: health
+        check, poll) keeps the cookie's zone; any other full page shows the settings' zone."""
+        if getattr(view_func, "language_from_cookie", False):
+            return None
+        request._settings_zone = self.settings_zone(request)
+        if request._settings_zone:
+            activate_zone(request._settings_zone)
+        return None
+
     @staticmethod
     def settings_zone(request) -> str | None:
-        """The zone of the signed-in person's settings, only on a full page that loaded them anyway (so
-        the session is loaded too: it remembers the zone; one query per session)."""
+        """The zone of the signed-in person's settings, read on full pages only (a GET without
+        ``HX-Request`` from a browser holding a session): moves, polls and fragments keep the cookie's."""
         from handsite import notifications
 
-        wanted = getattr(request, "reader_time_zone", None)
+        if request.method != "GET" or request.headers.get("HX-Request"):
+            return None
+        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return None  # nobody signed in: no session to read
         user = getattr(request, "user", None)
-        # A lazy user not read yet (AuthenticationMiddleware above: read, it is the user itself)
-        loaded = user is not None and getattr(user, "_wrapped", None) is not empty
-        if not loaded or not user.is_authenticated:
-            return wanted
-        if not wanted and (request.method != "GET" or getattr(request, "htmx", False)):
-            return None  # full pages only: moves and fragments cost no query for it
-        session = request.session
-        if wanted:
-            session[TIME_ZONE_COOKIE] = wanted
-        elif TIME_ZONE_COOKIE not in session:
-            session[TIME_ZONE_COOKIE] = notifications.preference_of(user.pk).time_zone
-        return session[TIME_ZONE_COOKIE]
+        if user is None or not user.is_authenticated:
+            return None
+        return notifications.preference_of(user.pk).time_zone
 
 
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=()"

@@ -1101,7 +1101,12 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
         return "waiting"
     rows = [notification]
     if notifications.bundle_kinds(notification.kind):
-        rows += _claim_batch(notification, now)
+        batch = _claim_batch(notification, now)
+        # Each row the e-mail takes is handed over too (its push deliveries); push only: not e-mailed.
+        push_only = [row.pk for row in batch if not hand_over(row, pref, now)]
+        if push_only:
+            _finish(push_only, NotificationState.SKIPPED)
+        rows += [row for row in batch if row.pk not in push_only]
     rows, stale, held = _worth_sending(rows, pref, now)
     if stale:
         _finish(

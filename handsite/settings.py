@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "handsite.middleware.AuthenticationMiddleware",  # Django's, for sessions naming a removed backend
     "handsite.middleware.SessionCacheUnreachableMiddleware",  # a log-out Redis did not confirm: a 503
     "handsite.i18n.UserLanguageMiddleware",
-    "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (a cookie, no query)
+    "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (full pages: 1 query)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",

@@ -2,6 +2,7 @@
 in one tap, chosen in the settings from a searchable list with the common zones first, checked."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from handsite import notifications
@@ -78,3 +79,16 @@ def test_the_one_tap_zone_form_sends_a_next_that_is_no_path_home(client, member)
     response = client.post("/notifications/time-zone/", {"time_zone": "Asia/Amman", "next": "²"})
     assert response.status_code == 302
     assert response["Location"] == "/"
+
+
+def test_a_zone_changed_on_one_device_shows_on_the_others_next_page(member):
+    phone, laptop = Client(), Client()
+    phone.force_login(member)
+    laptop.force_login(member)
+    phone.post(reverse("set_time_zone"), {"time_zone": "America/New_York", "next": "/"})
+    assert 'data-current="America/New_York"' in laptop.get(reverse("home")).content.decode()
+    assert laptop.cookies[TIME_ZONE_COOKIE].value == "America/New_York"
+    phone.post(reverse("set_time_zone"), {"time_zone": "Asia/Tokyo", "next": "/"})
+    page = laptop.get(reverse("home"))
+    assert 'data-current="Asia/Tokyo"' in page.content.decode()  # this page, not the one after it
+    assert page.cookies[TIME_ZONE_COOKIE].value == "Asia/Tokyo"  # for its moves and fragments

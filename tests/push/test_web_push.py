@@ -193,3 +193,47 @@ def test_without_vapid_keys_push_is_off_and_email_is_unchanged(push_service, add
     assert len(mail.outbox) == 1
     assert PushDelivery.objects.count() == 0
     assert Notification.objects.get().state == NotificationState.SENT
+
+
+def test_two_waiting_games_make_one_email_and_a_push_per_game_on_each_device(
+    vapid, push_service, add_device, make_game, member
+):
+    games = []
+    for seed in (1, 2):
+        game = make_game(seed=seed)
+        if player_to_move(game) != member:
+            play_one_turn(game)
+        games.append(game)
+    add_device(member, "phone")
+    add_device(member, "laptop")
+    mail.outbox.clear()
+    site_services.deliver_pending()
+    turns = Notification.objects.filter(user=member, kind=game_notifications.YOUR_TURN)
+    assert turns.count() == 2
+    assert set(turns.values_list("state", flat=True)) == {NotificationState.SENT}
+    [message] = [m for m in mail.outbox if m.to == [member.email]]  # one e-mail for both games
+    assert all(game.get_absolute_url() in message.body for game in games)
+    pairs = list(
+        PushDelivery.objects.filter(subscription__user=member).values_list(
+            "notification_id", "subscription_id"
+        )
+    )
+    assert len(pairs) == len(set(pairs)) == 4  # each game's turn on each of the two devices
+    assert {pk for pk, _device in pairs} == set(turns.values_list("pk", flat=True))
+
+
+def test_a_push_only_player_gets_no_email_for_any_of_the_waiting_games(
+    vapid, push_service, add_device, make_game, member
+):
+    for seed in (1, 2):
+        game = make_game(seed=seed)
+        if player_to_move(game) != member:
+            play_one_turn(game)
+    add_device(member, "phone")
+    ChannelChoice.objects.create(user=member, topic="turn", channel=Channel.PUSH)
+    mail.outbox.clear()
+    site_services.deliver_pending()
+    assert [m for m in mail.outbox if m.to == [member.email]] == []
+    turns = Notification.objects.filter(user=member, kind=game_notifications.YOUR_TURN)
+    assert set(turns.values_list("state", flat=True)) == {NotificationState.SKIPPED}
+    assert PushDelivery.objects.filter(subscription__user=member).count() == 2
