@@ -13,10 +13,17 @@ pytestmark = pytest.mark.django_db
 CHOSEN = {"en": ("Sign up", "Log in"), "ar": ("إنشاء حساب", "تسجيل الدخول")}
 # The other wordings of the same two things (allauth's own among them).
 OTHERS = {
-    "en": ("Sign In", "Sign in", "sign in", "Sign Up", "Signup", "Log In", "Login", "Register"),
+    "en": ("Sign In", "Sign in", "sign in", "Sign Up", "Signup", "signup", "Log In", "Login", "Register"),
     "ar": ("الاشتراك", "اشترك", "التسجيل", "تسجيل دخول", "سجل الدخول", "الدخول إلى"),
 }
-PAGES = ("welcome", "account_login", "account_signup")
+PAGES = (
+    "welcome",
+    "account_login",
+    "account_signup",
+    "account_reset_password",
+    "account_reset_password_done",
+    "account_email_verification_sent",
+)
 
 
 def _page(client, url_name, language):
