@@ -1179,10 +1179,29 @@ def queue_pending(now: datetime.datetime | None = None, limit: int = PENDING_QUE
 
     now = now or timezone.now()
     released = release_stuck(now)
-    due = due_ids(now, limit)
-    for start in range(0, len(due), SEND_CHUNK):
-        send_notifications.delay(due[start : start + SEND_CHUNK])
+    due = list(
+        Notification.objects.filter(state=NotificationState.PENDING, send_after__lte=now)
+        .order_by("send_after")
+        .values_list("pk", "user_id")[:limit]
+    )
+    for chunk in chunks_by_person(due, SEND_CHUNK):
+        send_notifications.delay(chunk)
     return {"released": released, "queued": len(due)}
+
+
+def chunks_by_person(due: list[tuple[int, int]], size: int) -> list[list[int]]:
+    """The due rows' ids ((id, person) pairs, most overdue first) in chunks of about ``size``, every
+    person's rows in one chunk: one task delivers them one after the other, so the first claims the
+    person's others into its e-mail and two mail workers never send one person two e-mails in a sweep."""
+    people: dict[int, list[int]] = {}
+    for pk, user_id in due:
+        people.setdefault(user_id, []).append(pk)
+    chunks: list[list[int]] = [[]]
+    for ids in people.values():
+        if chunks[-1] and len(chunks[-1]) + len(ids) > size:
+            chunks.append([])
+        chunks[-1].extend(ids)
+    return [chunk for chunk in chunks if chunk]
 
 
 def deliver_pending(now: datetime.datetime | None = None, limit: int = 500) -> dict[str, int]:

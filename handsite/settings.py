@@ -318,6 +318,7 @@ CELERY_TASK_ROUTES = {
     "handsite.tasks.purge_stale_invitations": {"queue": "scans"},
     "handsite.tasks.purge_expired_sessions": {"queue": "scans"},
     "handsite.tasks.purge_old_notifications": {"queue": "scans"},
+    "scoring.tasks.purge_deleted_sheets": {"queue": "scans"},
     "games.tasks.record_online_result": {"queue": "results"},
     "scoring.tasks.*": {"queue": "results"},
 }

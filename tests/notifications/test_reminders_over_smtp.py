@@ -236,3 +236,12 @@ def test_arabic_mail_is_signed_hand_in_arabic_and_its_subject_keeps_every_space(
     assert "  " not in subject
     folded = email.message_from_bytes(raw)["Subject"]  # as an older client reads the folded lines
     assert str(make_header(decode_header(folded))) == subject
+
+
+def test_a_persons_due_rows_are_queued_in_one_chunk_so_one_worker_sends_their_one_email():
+    from handsite.services import chunks_by_person
+
+    due = [(1, 7), (2, 8), (3, 7), (4, 9), (5, 8), (6, 7)]  # (row, person), most overdue first
+    assert chunks_by_person(due, 2) == [[1, 3, 6], [2, 5], [4]]
+    assert chunks_by_person(due, 25) == [[1, 3, 6, 2, 5, 4]]
+    assert sorted(pk for chunk in chunks_by_person(due, 1) for pk in chunk) == [1, 2, 3, 4, 5, 6]
