@@ -65,6 +65,7 @@ def group_things(group, owner, member):
         "game_id": game.pk,
         "sheet_id": sheet.pk,
         "deal_id": deal.pk,
+        "change_id": deal.changes.get().pk,
         "membership_id": Membership.objects.get(group=group, user=member).pk,
         "invitation_id": Invitation.objects.create(group=group, created_by=owner, email="f@example.com").pk,
         "rule_set": "classic",

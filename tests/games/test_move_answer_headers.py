@@ -120,8 +120,7 @@ def test_the_play_page_sends_exactly_these_headers_and_cookies(duel, production)
         "django_language": "path=/ samesite=Lax",
         "handsite_tz": "path=/ samesite=Lax max-age=31536000",
         "csrftoken": f"path=/ samesite=Lax{secure} max-age=31449600",
-        "sessionid": f"path=/ samesite=Lax{secure} httponly=True max-age=1209600",
-    }
+    }  # the session is read, never rewritten by a page: no sessionid cookie again
 
 
 def test_the_logged_out_welcome_page_sends_exactly_these_headers_and_cookies(db, production):
