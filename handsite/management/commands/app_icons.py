@@ -6,34 +6,18 @@ their own shape; the badge is a white silhouette (Android draws it in one colour
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
-
-GREEN = "#0f6b4f"
-CARD = (
-    '<rect x="-62" y="{y}" width="124" height="176" rx="14" fill="{back}" stroke="{line}" stroke-width="6"/>'
-)
-MARK = '<path d="M0 -128 L22 -92 L0 -56 L-22 -92 Z" fill="{mark}"/>'
-CARDS = (
-    '<g transform="translate(256 300)">'
-    + f'<g transform="rotate(-18)">{CARD.format(y=-170, back="{back}", line="{line}")}</g>'
-    + f"<g>{CARD.format(y=-178, back='{back}', line='{line}')}</g>"
-    + f'<g transform="rotate(18)">{CARD.format(y=-170, back="{back}", line="{line}")}{MARK}</g>'
-    + "</g>"
-)
+from django.template.loader import render_to_string
 
 
 def svg(*, maskable: bool = False, badge: bool = False) -> str:
-    if badge:
-        body = CARDS.format(back="#ffffff", line="#ffffff", mark="#ffffff")
-        return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">{body}</svg>'
-    ground = (
-        f'<rect width="512" height="512" fill="{GREEN}"/>'
-        if maskable
-        else f'<rect width="512" height="512" rx="112" fill="{GREEN}"/>'
+    """The icon's SVG (templates/handsite/app_icon.svg): white cards on the site's green, or a white
+    silhouette for the badge."""
+    colours = (
+        {"back": "#ffffff", "line": "#ffffff", "mark": "#ffffff"}
+        if badge
+        else {"back": "#ffffff", "line": "#0b4f3a", "mark": "#c0392b"}
     )
-    cards = CARDS.format(back="#ffffff", line="#0b4f3a", mark="#c0392b")
-    if maskable:  # the cards inside the safe zone
-        cards = f'<g transform="translate(256 256) scale(0.72) translate(-256 -256)">{cards}</g>'
-    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">{ground}{cards}</svg>'
+    return render_to_string("handsite/app_icon.svg", {"maskable": maskable, "badge": badge, **colours})
 
 
 class Command(BaseCommand):
