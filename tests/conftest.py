@@ -34,8 +34,15 @@ def pytest_sessionstart(session):
         session.config._redis_keys_before = redis_keys(service_url("redis"))
 
 
+# The Redis key prefixes the tests of this process used: swept once more when the process ends, for
+# a live server's request still in flight when its test's own cleanup ran.
+_REDIS_PREFIXES_USED: set[tuple[str, str]] = set()
+
+
 def pytest_sessionfinish(session, exitstatus):
     """The run leaves no key behind in the tests' Redis database: any new one fails the run."""
+    for location, prefix in _REDIS_PREFIXES_USED:
+        delete_redis_keys(location, f"{prefix}:*")
     before = getattr(session.config, "_redis_keys_before", None)
     if not _is_controller(session.config) or before is None:
         return
@@ -76,6 +83,7 @@ def _fresh_cache(settings):
     for config in settings.CACHES.values():
         if "Redis" in config["BACKEND"] and str(config.get("KEY_PREFIX", "")).startswith("test-"):
             delete_redis_keys(config["LOCATION"], f"{config['KEY_PREFIX']}:*")
+            _REDIS_PREFIXES_USED.add((config["LOCATION"], config["KEY_PREFIX"]))
 
 
 @pytest.fixture
