@@ -10,7 +10,7 @@ from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 
 from games.engine.variants import HandVariant, get_variant
-from scoring import services
+from scoring.services.state import sheet_state
 
 
 def _status_label(status: str) -> str:
@@ -58,7 +58,7 @@ def _partnership(sheet) -> bool:
 def sheet_data(sheet) -> dict:
     """One sheet as plain data, without internal ids: players, every deal's raw facts and derived score
     (every seat numbered from 1), totals; whether it is finished, counts, and who won."""
-    state = services.sheet_state(sheet)
+    state = sheet_state(sheet)
     status = state.status
     names = [p.display_name for p in state.players]
     finished = bool(status and status.finished)
