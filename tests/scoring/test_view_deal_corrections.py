@@ -1,4 +1,4 @@
-"""Issue 29: a deal saved twice from one form is saved once; two corrections of the same deal meet
+"""A deal saved twice from one form is saved once; two corrections of the same deal meet
 as a conflict that shows both versions and loses nothing; any change in the history can be undone."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Adding deal N+1 derives the sheet once: the engine scores each deal once, the new one included, and
-the queries of a deal's save do not grow with the sheet's length."""
+the queries of a deal's save do not grow with the sheet's length. The deal form reads its input without
+the database and without scoring the sheet."""
 
 from __future__ import annotations
 
@@ -8,8 +9,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.engine.errors import DomainError
+from games.engine.picker import held_value
+from scoring.forms import DealForm
 from scoring.services import deal_facts
 from scoring.services.deals import add_deal
+from scoring.services.errors import error_sentence
+from scoring.services.state import sheet_frame
 from tests.scoring.conftest import keyed, make_sheet, void
 
 
@@ -86,3 +92,46 @@ def test_correcting_a_deal_scores_each_deal_twice_the_sheet_before_and_after(
     response = client.post(url, {"winner": "0", "finish": "normal", "held_points_1": "25", "version": "1"})
     assert response.status_code == 302
     assert len(calls) == 2 * 6
+
+
+@pytest.mark.django_db
+def test_the_deal_form_reads_a_deal_with_cards_without_a_query_or_a_score(group, owner, monkeypatch):
+    sheet = make_sheet(group, owner, "classic", [owner, "Guest", "Gina"])
+    for _ in range(3):
+        add_deal(sheet, by=owner, facts=void(3))
+    players, sides = sheet_frame(sheet)
+    post = {
+        "winner": "0",
+        "finish": "normal",
+        "held_cards_1": "KS 7H",
+        "held_points_1": "17",
+        "held_points_2": "5",
+    }
+    calls = _counting(monkeypatch, "score_hand_deal")
+    with CaptureQueriesContext(connection) as queries:
+        form = DealForm(post, sheet=sheet, players=players, sides=sides)
+        valid = form.is_valid()
+    assert valid, form.errors
+    assert form.cleaned_data["facts"]["held"] == [None, "KS 7H", 5]
+    assert len(queries) == 0
+    assert calls == []
+
+
+@pytest.mark.django_db
+def test_the_deal_form_refuses_cards_that_disagree_with_the_points_or_cannot_be_read(group, owner):
+    sheet = make_sheet(group, owner, "classic", [owner, "Guest", "Gina"])
+    players, sides = sheet_frame(sheet)
+    post = {
+        "winner": "0",
+        "finish": "normal",
+        "held_cards_1": "KS 7H",
+        "held_points_1": "40",
+        "held_cards_2": "KS 7Z",
+        "held_points_2": "17",
+    }
+    form = DealForm(post, sheet=sheet, players=players, sides=sides)
+    assert not form.is_valid()
+    assert list(form.errors) == ["held_points_1", "held_cards_2"]
+    with pytest.raises(DomainError) as refused:
+        held_value("classic", 3, "KS 7Z", None)
+    assert form.errors["held_cards_2"] == [error_sentence(refused.value)]

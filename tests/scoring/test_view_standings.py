@@ -49,7 +49,7 @@ def test_the_leaderboard_counts_games_wins_rate_and_points_per_deal(client, grou
     assert '<td class="num col-games">2</td><td class="num col-wins">1</td>' in flat
     assert "50%" in mona
     assert '<bdi dir="ltr">-5.0</bdi>' in mona
-    # On a phone the wins and points per deal are a second line under the name (issue 29).
+    # On a phone the wins and points per deal are a second line under the name.
     assert "1 win · -5.0 points per deal" in mona.split('data-testid="second-line">')[1]
     # Gina, a guest: 1 game, no win, 10 a deal.
     assert "(guest)" in rows["Gina"]
