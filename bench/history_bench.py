@@ -2,8 +2,8 @@
 quick, a full recompute of the ratings is quick (not a test; the numbers go into the report).
 
 Builds, in a throwaway database, one group of 20 players with 1,000 finished score sheets (five
-classic deals each, entered through scoring.services.add_deal, so every finished sheet is rated as it
-finishes) and 200 finished online games (reported through scoring.services.record_online_game, as
+classic deals each, entered through scoring.services.deals.add_deal, so every finished sheet is rated as it
+finishes) and 200 finished online games (reported through scoring.services.online.record_online_game, as
 games/ does; every tenth with a bot seat, so practice). Then measures, logged in as a member:
 
 - the group page, the standings (leaderboard) page, the sheet list and a player's statistics page:
@@ -87,9 +87,12 @@ def run(sheet_count: int, online_count: int) -> None:
     from games.engine.match import MatchStatus
     from handsite.celery import app as celery_app
     from handsite.models import Membership, PlayerGroup, Role, User
-    from scoring import services
     from scoring.models import DealFact, Sheet
-    from scoring.services import PlayerEntry
+    from scoring.services.deal_facts import score_facts
+    from scoring.services.deals import add_deal
+    from scoring.services.online import record_online_game
+    from scoring.services.ratings import recompute_ratings
+    from scoring.services.sheets import PlayerEntry, create_sheet
 
     setup_test_environment()
     settings.ALLOWED_HOSTS = ["testserver"]
@@ -108,7 +111,7 @@ def run(sheet_count: int, online_count: int) -> None:
     def new_sheet(index: int) -> Sheet:
         size = 2 + index % 3
         seated = [players[(index * 7 + offset * 3) % 20] for offset in range(size)]
-        return services.create_sheet(
+        return create_sheet(
             group=group,
             by=owner,
             rule_set="classic",
@@ -125,7 +128,7 @@ def run(sheet_count: int, online_count: int) -> None:
         sheet = new_sheet(index)
         size = 2 + index % 3
         for deal in range(5):
-            services.add_deal(sheet, by=owner, facts=facts(size, (index + deal // 4) % size))
+            add_deal(sheet, by=owner, facts=facts(size, (index + deal // 4) % size))
     for game in range(online_count):
         seated = [players[(game * 3 + offset * 5) % 20] for offset in range(2 + game % 3)]
         people = [{"seat": seat, "user_id": user.pk, "name": user.name} for seat, user in enumerate(seated)]
@@ -133,8 +136,8 @@ def run(sheet_count: int, online_count: int) -> None:
             people[-1] = {"seat": len(people) - 1, "user_id": None, "name": "Bot"}
         totals = tuple(40 * (seat + 1) if seat != game % len(seated) else -30 for seat in range(len(seated)))
         size = len(seated)
-        scores = [services.score_facts("classic", {}, size, facts(size, game % size)) for _ in range(5)]
-        services.record_online_game(
+        scores = [score_facts("classic", {}, size, facts(size, game % size)) for _ in range(5)]
+        record_online_game(
             group_id=group.pk,
             game_id=game + 1,
             rule_set="classic",
@@ -186,24 +189,24 @@ def run(sheet_count: int, online_count: int) -> None:
         sheet = new_sheet(index)
         size = 2 + index % 3
         for _deal in range(4):
-            services.add_deal(sheet, by=owner, facts=facts(size, 0))
+            add_deal(sheet, by=owner, facts=facts(size, 0))
         start = time.perf_counter()
-        services.add_deal(sheet, by=owner, facts=facts(size, 0))  # finishes the sheet: rated at once
+        add_deal(sheet, by=owner, facts=facts(size, 0))  # finishes the sheet: rated at once
         times.append((time.perf_counter() - start) * 1000)
     figures["add_deal_ms"] = round(statistics.median(times), 1)
 
     start = time.perf_counter()
-    services.recompute_ratings(group.pk, rederive=False)
+    recompute_ratings(group.pk, rederive=False)
     figures["recompute_s"] = round(time.perf_counter() - start, 2)
     start = time.perf_counter()
-    services.recompute_ratings(group.pk, rederive=True)
+    recompute_ratings(group.pk, rederive=True)
     figures["rederive_s"] = round(time.perf_counter() - start, 2)
     if os.environ.get("BENCH_PROFILE"):
         import cProfile
         import pstats
 
         profiler = cProfile.Profile()
-        profiler.runcall(services.recompute_ratings, group.pk)
+        profiler.runcall(recompute_ratings, group.pk)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
     figures["database"] = connection.vendor
     figures["sheets"] = Sheet.objects.filter(group=group).count()

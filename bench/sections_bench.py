@@ -56,8 +56,7 @@ def run(steps: list[int]) -> None:
     from games.models import Game
     from handsite.celery import app as celery_app
     from handsite.models import Membership, PlayerGroup, Role, User
-    from scoring import services as scoring
-    from scoring.services import PlayerEntry
+    from scoring.services.sheets import PlayerEntry, create_sheet
 
     setup_test_environment()
     settings.ALLOWED_HOSTS = ["testserver"]
@@ -95,7 +94,7 @@ def run(steps: list[int]) -> None:
                     break
                 engine.apply(state, state.current, engine.bot_action(state, state.current))
             Game.objects.filter(pk=game.pk).update(state=engine.to_json(state))
-            scoring.create_sheet(
+            create_sheet(
                 group=group,
                 by=owner,
                 rule_set="classic",

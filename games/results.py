@@ -10,7 +10,7 @@ from games.models import Game
 def record_result(game_id: int) -> bool:
     """Report the game's standing to scoring (which rates a finished game, practice when a bot played).
     Safe to call any number of times. False when there is nothing to report."""
-    from scoring import services as scoring_services
+    from scoring.services.online import record_online_game
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.state is None:
@@ -18,7 +18,7 @@ def record_result(game_id: int) -> bool:
     state = services.load_state(game)
     seats = services.seats_of(game)
     players = [{"seat": seat.number, "user_id": seat.user_id, "name": seat.name} for seat in seats]
-    scoring_services.record_online_game(
+    record_online_game(
         group_id=game.group_id,
         game_id=game.pk,
         rule_set=game.variant,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scoring import services
 from scoring.models import Sheet
-from scoring.services import PlayerEntry
+from scoring.services.deals import add_deal
+from scoring.services.sheets import PlayerEntry, create_sheet
 
 DEMO_TITLE = "Demo: Thursday classic"
 
@@ -13,7 +13,7 @@ def load(demo):
     if Sheet.objects.filter(group=demo.group, title=DEMO_TITLE).exists():
         return
     amira, omar, layla = demo.users["amira"], demo.users["omar"], demo.users["layla"]
-    sheet = services.create_sheet(
+    sheet = create_sheet(
         group=demo.group,
         by=amira,
         rule_set="classic",
@@ -41,5 +41,5 @@ def load(demo):
         },
     ]
     for facts in deals:
-        services.add_deal(sheet, by=amira, facts=facts)
+        add_deal(sheet, by=amira, facts=facts)
     demo.write(f"Demo score sheet: {sheet.get_absolute_url()}")

@@ -9,8 +9,8 @@ import json
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 
-from games.engine.variants import HandVariant, get_variant
-from scoring import services
+from games.engine.variants import get_variant
+from scoring.services.state import sheet_state
 
 
 def _status_label(status: str) -> str:
@@ -50,15 +50,16 @@ def _one_based_score(score: dict) -> dict:
 
 
 def _partnership(sheet) -> bool:
-    """A Hand-family game played in partnerships (Hand and Foot's team rule sets are their own slugs)."""
+    """A game played in partnerships by its rule set's ``teams`` option (Hand and Foot's team rule sets
+    are their own slugs, not partnerships chosen at the table)."""
     variant = get_variant(sheet.rule_set)
-    return isinstance(variant, HandVariant) and variant.teams_allowed and variant.teams_in(sheet.options)
+    return any(option.name == "teams" for option in variant.options) and bool(sheet.options.get("teams"))
 
 
 def sheet_data(sheet) -> dict:
     """One sheet as plain data, without internal ids: players, every deal's raw facts and derived score
     (every seat numbered from 1), totals; whether it is finished, counts, and who won."""
-    state = services.sheet_state(sheet)
+    state = sheet_state(sheet)
     status = state.status
     names = [p.display_name for p in state.players]
     finished = bool(status and status.finished)

@@ -8,11 +8,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engine.errors import DomainError
+from games.engine.picker import held_value
 from games.engine.scoring import HAND_NAMES, KUWAITI_TABLE, winner_from_flags
-from games.engine.variants import HandAndFootVariant
 from handsite.inputs import small_int
-from scoring import charts, services
-from scoring.services import PlayerEntry
+from scoring import charts
+from scoring.services.deal_facts import sheet_family
+from scoring.services.errors import error_sentence
+from scoring.services.sheets import PlayerEntry
 
 
 def option_field(option) -> forms.Field:
@@ -152,9 +154,9 @@ class DealForm(forms.Form):
         self.players = players
         self.sides = sides
         self.variant = sheet.variant
-        self.handfoot = isinstance(self.variant, HandAndFootVariant)
+        self.by_sides = sheet_family(sheet.rule_set).by_sides
         count = len(players)
-        if self.handfoot:
+        if self.by_sides:
             for index, _seats in enumerate(sides):
                 self.fields[f"red_books_{index}"] = bounded_number(_("Red books"))
                 self.fields[f"black_books_{index}"] = bounded_number(_("Black books"))
@@ -199,7 +201,7 @@ class DealForm(forms.Form):
             self.fields[name] = forms.UUIDField(required=False)
         for name in ("version", "version_page"):
             self.fields[name] = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
-        self.finishes = [] if self.handfoot else finish_choices(self.variant)
+        self.finishes = [] if self.by_sides else finish_choices(self.variant)
 
     # --- Reading the facts ---------------------------------------------------------------------
 
@@ -228,7 +230,7 @@ class DealForm(forms.Form):
         try:
             winner_from_flags([seat in seats for seat in range(limit)])
         except DomainError as error:
-            self.add_error(None, services.error_sentence(error))
+            self.add_error(None, error_sentence(error))
         return None
 
     def _held(self, seat: int, indicator: str | None):
@@ -237,11 +239,9 @@ class DealForm(forms.Form):
         if cards:
             if typed is not None:
                 try:
-                    value = services.count_cards(
-                        self.sheet, cards, indicator=indicator, players=len(self.players)
-                    ).total
-                except services.SheetError as error:
-                    self.add_error(f"held_cards_{seat}", error.message)
+                    value = held_value(self.sheet.rule_set, len(self.players), cards, indicator).total
+                except DomainError as error:
+                    self.add_error(f"held_cards_{seat}", error_sentence(error))
                     return None
                 if value != typed:
                     self.add_error(
@@ -265,7 +265,7 @@ class DealForm(forms.Form):
             if data.get(name) is None:
                 data[name] = data.get(f"{name}_page")
         count = len(self.players)
-        if self.handfoot:
+        if self.by_sides:
             pile_out = PILE_RAN_OUT in self._chosen("went_out")
             out = self._out("went_out", len(self.sides))
             if pile_out and out is not None:

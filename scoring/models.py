@@ -1,11 +1,11 @@
 """Score sheets of games played at a real table.
 
 A sheet stores only what happened (each deal's raw facts); scores, totals, dealers and the winner
-are derived by the engine every time (scoring/services.py), so a corrected rule re-scores history.
+are derived by the engine every time (scoring/services/state.py), so a corrected rule re-scores history.
 The few derived columns here (``finished``, ``winner_seats``, ``totals``) are a cache that
 services.recompute_sheet() rewrites after every change, for lists and standings.
 
-All writes go through scoring/services.py.
+All writes go through scoring/services/.
 """
 
 from __future__ import annotations
@@ -129,8 +129,8 @@ class SheetPlayer(models.Model):
 
 
 class Deal(models.Model):
-    """One deal's raw facts (JSON, see services.py for the shape). ``position`` orders the deals;
-    a deleted deal keeps its row (``deleted_at``) so the history can show it."""
+    """One deal's raw facts (JSON, see scoring/services/deal_facts.py for the shape). ``position``
+    orders the deals; a deleted deal keeps its row (``deleted_at``) so the history can show it."""
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="deals", verbose_name=_("sheet"))
     position = models.PositiveIntegerField(_("position"))
@@ -222,13 +222,14 @@ class DealChange(models.Model):
         return f"{self.deal or self.sheet} {self.action}"
 
 
-# --- Online games and ratings (issue 6; written by services.record_online_game / recompute_ratings) ---
+# --- Online games and ratings (written by scoring.services.online and scoring.services.ratings) ---
 
 
 class OnlineResult(models.Model):
-    """The result of an online game (games/ reports it through services.record_online_game after each
-    deal; the row is rewritten each time). ``game_id`` is the online game's id: no foreign key, so that
-    scoring does not depend on the games app."""
+    """The result of an online game (games/ reports it through
+    scoring.services.online.record_online_game after each deal; the row is rewritten each time).
+    ``game_id`` is the online game's id: no foreign key, so that scoring does not depend on the games
+    app."""
 
     group = models.ForeignKey(
         PlayerGroup, on_delete=models.CASCADE, related_name="online_results", verbose_name=_("group")
@@ -375,7 +376,7 @@ class Rating(models.Model):
         return self.games < PROVISIONAL_GAMES
 
 
-# --- Statistics (issue 16): compact rows written by scoring.services with the games they come from ---
+# --- Statistics: compact rows written by scoring.services with the games they come from ---
 
 
 class PlayerGame(models.Model):

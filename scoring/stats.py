@@ -1,4 +1,4 @@
-"""A player's statistics in a group (issue 16), read from compact rows that scoring.services writes
+"""A player's statistics in a group, read from compact rows that the scoring services write
 with the games they come from: one DealFact per seat and scoring deal, one PlayerGame per player and
 finished game. Online games and sheets record the same facts (:func:`seat_facts` reads them from the
 deal's score, which both compute with the engine), so the figures do not care where a game was played.
@@ -16,7 +16,7 @@ from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Subquery, 
 from django.utils.translation import gettext as _
 
 from games.engine.scoring import KUWAITI_TABLE, STANDARD_TABLE, DealScore
-from games.engine.variants import HandAndFootVariant, get_variant
+from games.engine.variants import VARIANTS, get_variant
 from scoring.models import DealFact, PlayerGame, RatedGame, Rating, rating_number
 
 NOT_OPENED_LABELS = frozenset({"Not opened", "Not announced"})
@@ -48,19 +48,18 @@ def _finish_rows(variant) -> dict[str, str]:
     return {row.label: row.name for row in rows}
 
 
-def seat_facts(rule_set: str, score: DealScore) -> list[SeatFact]:
-    """Who went out and how, who had opened, each seat's points: read from a scored deal (a sheet's
-    row or an online deal's record, both the engine's DealScore). Empty for a void deal."""
-    if score.void:
-        return []
-    variant = get_variant(rule_set)
+def _foot_seat_facts(variant, score: DealScore) -> list[SeatFact]:
     points = score.points_by_seat()
     facts = []
-    if isinstance(variant, HandAndFootVariant):
-        for side in score.sides:
-            out = any(part.label == GOING_OUT_LABEL for part in side.parts)
-            facts += [SeatFact(seat, out, out, "", None, points[seat]) for seat in side.seats]
-        return sorted(facts, key=lambda fact: fact.seat)
+    for side in score.sides:
+        out = any(part.label == GOING_OUT_LABEL for part in side.parts)
+        facts += [SeatFact(seat, out, out, "", None, points[seat]) for seat in side.seats]
+    return facts
+
+
+def _hand_seat_facts(variant, score: DealScore) -> list[SeatFact]:
+    points = score.points_by_seat()
+    facts = []
     finishes = _finish_rows(variant)
     winner, finish = None, ""
     for side in score.sides:
@@ -88,7 +87,25 @@ def seat_facts(rule_set: str, score: DealScore) -> list[SeatFact]:
                     points[seat],
                 )
             )
-    return sorted(facts, key=lambda fact: fact.seat)
+    return facts
+
+
+SEAT_FACTS = {"hand": _hand_seat_facts, "hand-and-foot": _foot_seat_facts}
+"""How each family's scored deal says who went out, how, and who had opened."""
+
+
+def seat_facts(rule_set: str, score: DealScore) -> list[SeatFact]:
+    """Who went out and how, who had opened, each seat's points: read from a scored deal (a sheet's
+    row or an online deal's record, both the engine's DealScore). Empty for a void deal."""
+    if score.void:
+        return []
+    variant = get_variant(rule_set)
+    return sorted(SEAT_FACTS[variant.family](variant, score), key=lambda fact: fact.seat)
+
+
+def lower_is_better(family: str) -> bool:
+    """Whether the lowest total wins in the rule sets of ``family`` (its rule sets all agree)."""
+    return next(variant.lower_is_better for variant in VARIANTS.values() if variant.family == family)
 
 
 # --- Reading a player's figures --------------------------------------------------------------------
@@ -210,7 +227,7 @@ def player_stats(group, family: str, key: str) -> PlayerStats:
     """Every figure of one player (``key``: ``user:<id>`` or ``guest:<name>``) in one family of the
     group's counted games: seven queries whatever the history."""
     stats = PlayerStats(family)
-    lower_better = family == "hand"
+    lower_better = lower_is_better(family)
     facts = counted_facts(group, family, key)
     named = Q(went_out=True) & ~Q(finish__in=PLAIN_FINISHES) & ~Q(finish="")
     figures = facts.aggregate(

@@ -38,7 +38,7 @@ from games import services as game_services
 from games.models import Game
 from handsite.models import Invitation, Notification
 from handsite.push.models import PushSubscription
-from scoring import services as scoring_services
+from scoring.services.deals import add_deal
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -164,7 +164,7 @@ def site(group, owner, member, outsider, admin):
         group=group, created_by=owner, variant="classic", options={}, seats=[owner, admin, member], seed=78
     )
     sheet = make_sheet(group, owner, "jordanian", [owner, member, "Gina"])
-    deal = scoring_services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 40, 10]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 40, 10]))
     link = Invitation.objects.filter(group=group).first() or Invitation.objects.create(
         group=group, created_by=owner
     )

@@ -14,8 +14,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
 from handsite.models import Invitation, Membership
-from scoring import services as sheet_services
-from scoring.services import PlayerEntry
+from scoring.services.deals import add_deal
+from scoring.services.sheets import PlayerEntry, create_sheet
 
 
 def _group_routes(patterns=None, prefix="", namespace=""):
@@ -48,7 +48,7 @@ def group_things(group, owner, member):
         group=group, created_by=owner, variant="classic", options={}, seats=[owner, member], seed=11
     )
     game_services.accept_seat(game_id=game.pk, user=member)
-    sheet = sheet_services.create_sheet(
+    sheet = create_sheet(
         group=group,
         by=owner,
         rule_set="classic",
@@ -57,7 +57,7 @@ def group_things(group, owner, member):
         first_dealer=0,
         title="",
     )
-    deal = sheet_services.add_deal(
+    deal = add_deal(
         sheet, by=owner, facts={"winner": 0, "finish": "normal", "opened": [True, True], "held": [None, 45]}
     )
     return {

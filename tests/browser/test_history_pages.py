@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
+from scoring.services.cards import result_card_token
+from scoring.services.deals import add_deal
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,9 +18,9 @@ def _history(group, owner, member):
     for deal in range(5):
         winner = deal % 4
         held = [None if seat == winner else 10 + 7 * seat for seat in range(4)]
-        services.add_deal(done, by=owner, facts=hand(winner, [True] * 4, held))
+        add_deal(done, by=owner, facts=hand(winner, [True] * 4, held))
     live = make_sheet(group, owner, "classic", [owner, member, "Layla"])
-    services.add_deal(live, by=owner, facts=hand(1, [True] * 3, [25, None, 40]))
+    add_deal(live, by=owner, facts=hand(1, [True] * 3, [25, None, 40]))
     return done, live
 
 
@@ -61,7 +62,7 @@ def test_the_history_pages_fit_in_every_width_scheme_and_direction(
             ("sheet", done.get_absolute_url()),
             ("deal", f"/groups/{group.slug}/sheets/{live.pk}/deals/new/"),
             ("player", f"/groups/{group.slug}/sheets/player/?key=user:{owner.pk}"),
-            ("card", reverse("scoring:result_card", args=[services.result_card_token(sheet=done)])),
+            ("card", reverse("scoring:result_card", args=[result_card_token(sheet=done)])),
         ):
             page.goto(url)
             assert page.evaluate("document.documentElement.dir") == ("rtl" if language == "ar" else "ltr")

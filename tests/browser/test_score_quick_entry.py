@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
 from scoring.models import Deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import make_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +44,7 @@ def test_a_four_player_deal_takes_at_most_six_taps_plus_the_numbers(
     assert deal.facts["winner"] == 2
     assert deal.facts["held"] == [25, 40, None, 12]
     assert deal.facts["opened"] == [True, True, False, True]
-    assert services.sheet_state(sheet).status.scoring_deals_played == 1
+    assert sheet_state(sheet).status.scoring_deals_played == 1
 
 
 def test_an_error_names_the_player_next_to_their_field(new_phone, log_in, screenshot, group, owner, member):

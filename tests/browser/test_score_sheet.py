@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from scoring import services
 from scoring.models import Sheet
+from scoring.services.state import sheet_state
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -105,5 +105,5 @@ def test_a_three_deal_game_is_logged_on_a_phone_with_the_card_picker(
     expect(follower.get_by_test_id("totals")).to_contain_text("88", timeout=10_000)
     screenshot(follower, "score-sheet-follower-phone")
     sheet.refresh_from_db()
-    assert list(services.sheet_state(sheet).status.totals_by_seat()) == [3, 72, 88]
+    assert list(sheet_state(sheet).status.totals_by_seat()) == [3, 72, 88]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390

@@ -3,8 +3,8 @@ fields come with the page); the server is asked again only when a field changes.
 
 import pytest
 
-from scoring import services
 from scoring.models import Deal
+from scoring.services.deals import add_deal
 from tests.browser.test_score_sheet import log_in, pick
 from tests.scoring.conftest import hand, make_sheet
 
@@ -15,9 +15,7 @@ def test_opening_the_deal_form_makes_one_request_and_shows_the_counts(new_phone,
     from playwright.sync_api import expect
 
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
-    services.add_deal(
-        sheet, by=owner, facts=hand(0, [True, True, True, True], [None, "KS 7H JK", "AS 2D", "5C 5C"])
-    )
+    add_deal(sheet, by=owner, facts=hand(0, [True, True, True, True], [None, "KS 7H JK", "AS 2D", "5C 5C"]))
     phone = new_phone()
     log_in(phone, owner)
     requests = []

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
 from scoring.models import Deal
+from scoring.services.deals import add_deal, edit_deal
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,7 +112,7 @@ def test_five_and_six_player_sheets_do_not_widen_the_page_at_360_px(
     names = ["Olivia Owner", "Lina Abdelrahman", "Omar Al-Khatib", "Sara", "Zaid Haddad", "Huda"][:players]
     sheet = make_sheet(group, owner, rule_set, [owner, *names[1:]])
     if rule_set == "classic":
-        services.add_deal(
+        add_deal(
             sheet, by=owner, facts=hand(0, [False, True, True, True, True], [None, 1250 // 50, 30, 45, 5])
         )
     phone = new_phone(width=360)
@@ -133,8 +133,8 @@ def test_the_deal_form_and_sheet_in_both_languages_and_schemes(
     open_as, screenshot, group, owner, member, language, dark
 ):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [False, True, True], [None, 20, 35]))
-    services.edit_deal(deal, by=member, facts=hand(0, [False, True, True], [None, 45, 35]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [False, True, True], [None, 20, 35]))
+    edit_deal(deal, by=member, facts=hand(0, [False, True, True], [None, 45, 35]))
     scheme = "dark" if dark else "light"
     for width in (390, 1280):
         page = open_as(

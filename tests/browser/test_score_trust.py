@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
 from scoring.models import Deal
+from scoring.services.cards import result_card_token
+from scoring.services.deals import add_deal, edit_deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +41,7 @@ def test_points_typed_without_ticking_opened_are_kept_as_opened(new_phone, log_i
     facts = Deal.objects.get().facts
     assert facts["held"] == [None, 68, None, 83]
     assert facts["opened"] == [False, True, False, True]
-    assert services.sheet_state(sheet).rows[0].score.points_by_seat()[1:] == (68, 100, 83)
+    assert sheet_state(sheet).rows[0].score.points_by_seat()[1:] == (68, 100, 83)
 
 
 def test_the_winners_partners_fields_are_hidden_and_not_sent(new_phone, log_in, group, owner):
@@ -140,7 +142,7 @@ def test_two_phones_correcting_one_deal_meet_as_a_conflict_with_both_versions(
     from playwright.sync_api import expect
 
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
     edit = f"/groups/{group.slug}/sheets/{sheet.pk}/deals/{deal.pk}/edit/"
     olivia, mona = new_phone(), new_phone()
     log_in(olivia, owner)
@@ -170,8 +172,8 @@ def test_an_edit_is_undone_from_the_history(new_phone, log_in, screenshot, group
     from playwright.sync_api import expect
 
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
-    services.edit_deal(deal, by=member, facts=hand(0, [False, True], [None, 45]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    edit_deal(deal, by=member, facts=hand(0, [False, True], [None, 45]))
     phone = new_phone()
     log_in(phone, owner)
     phone.goto(f"/groups/{group.slug}/sheets/{sheet.pk}/#history")
@@ -191,7 +193,7 @@ def test_the_undo_notice_of_a_deletion_is_where_the_row_was(new_phone, log_in, s
 
     sheet = make_sheet(group, owner, "classic", [owner, "Lina"])
     for _ in range(4):
-        services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 5]))
+        add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 5]))
     fourth = sheet.deals.order_by("position").last()
     phone = new_phone()
     log_in(phone, owner)
@@ -214,8 +216,8 @@ def test_a_finished_sheets_result_card_is_shared_with_the_phones_share_sheet(new
 
     sheet = make_sheet(group, owner, "classic", [owner, "Lina"])
     for _ in range(5):
-        services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 5]))
-    card = f"/results/{services.result_card_token(sheet=sheet)}/"
+        add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 5]))
+    card = f"/results/{result_card_token(sheet=sheet)}/"
     plain = new_phone()
     log_in(plain, owner)
     plain.goto(f"/groups/{group.slug}/sheets/{sheet.pk}/")

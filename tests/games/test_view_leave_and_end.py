@@ -92,11 +92,11 @@ def test_an_admin_ends_the_game_it_is_kept_told_and_never_scored(client, duel, a
 
 
 def test_an_ended_game_is_not_rated(duel, admin, owner):
-    from scoring import services as scoring_services
     from scoring.models import OnlineResult, Rating
+    from scoring.services.ratings import recompute_ratings
 
     services.end_game(game_id=duel.pk, actor=admin)
-    scoring_services.recompute_ratings(duel.group_id)
+    recompute_ratings(duel.group_id)
     assert not OnlineResult.objects.filter(game_id=duel.pk, finished=True).exists()
     assert not Rating.objects.filter(group_id=duel.group_id).exists()
 

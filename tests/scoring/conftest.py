@@ -6,14 +6,14 @@ import uuid
 
 import pytest
 
-from scoring import services
-from scoring.services import PlayerEntry
+from scoring.services.sheets import PlayerEntry, create_sheet
+from scoring.services.state import sheet_state
 
 
 def make_sheet(group, by, rule_set, players, *, options=None, first_dealer=0, title="", played_on=None):
     """A sheet through the service. ``players``: names (guests) or users (members), in seat order."""
     entries = [PlayerEntry(name=p) if isinstance(p, str) else PlayerEntry(user=p) for p in players]
-    return services.create_sheet(
+    return create_sheet(
         group=group,
         by=by,
         rule_set=rule_set,
@@ -36,7 +36,7 @@ def void(players):
 
 def points(sheet, index=-1):
     """The points by seat of a deal (the last one by default), derived from its facts."""
-    return services.sheet_state(sheet).rows[index].score.points_by_seat()
+    return sheet_state(sheet).rows[index].score.points_by_seat()
 
 
 @pytest.fixture

@@ -8,8 +8,9 @@ import pytest
 from games import engine, services
 from games.models import Game
 from games.results import record_result
-from scoring import services as scoring_services
 from scoring.models import OnlineResult, Rating
+from scoring.services.deals import add_deal, delete_deal, edit_deal
+from scoring.services.ratings import ratings_updating, side_ranks
 from scoring.tasks import recompute_group_ratings
 
 pytestmark = pytest.mark.django_db
@@ -57,8 +58,8 @@ def test_a_finished_online_game_counts_in_the_groups_ratings(
 
 
 def test_ranks_follow_the_rule_sets_direction():
-    assert scoring_services._ranks([120, 40, 40], lower_is_better=True) == [2, 1, 1]
-    assert scoring_services._ranks([120, 40, 300], lower_is_better=False) == [2, 3, 1]
+    assert side_ranks([120, 40, 40], lower_is_better=True) == [2, 1, 1]
+    assert side_ranks([120, 40, 300], lower_is_better=False) == [2, 3, 1]
 
 
 def _finish_classic(sheet, by, winner):
@@ -70,7 +71,7 @@ def _finish_classic(sheet, by, winner):
     for _ in range(5):
         held = [10] * players
         held[winner] = None
-        deals.append(scoring_services.add_deal(sheet, by=by, facts=hand(winner, [True] * players, held)))
+        deals.append(add_deal(sheet, by=by, facts=hand(winner, [True] * players, held)))
     return deals
 
 
@@ -90,7 +91,7 @@ def test_a_finished_sheet_is_rated_at_once_and_corrections_are_replayed_after_th
     # The game that finished last is rated incrementally in the same transaction: no task queued.
     assert callbacks == []
     assert _ratings(group) == [(olivia, 1, 1), (mona, 1, 0)]
-    assert not scoring_services.ratings_updating(group)
+    assert not ratings_updating(group)
 
     # Corrections: Mona went out in deals 1-3 and Olivia held 100 each time, so Mona wins the game
     # (Olivia 3 × 100 - 2 × 30 = 240, Mona -3 × 30 + 2 × 10 = -70). Only the edit that changes the
@@ -98,13 +99,13 @@ def test_a_finished_sheet_is_rated_at_once_and_corrections_are_replayed_after_th
     queued = []
     for deal in deals[:3]:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            scoring_services.edit_deal(deal, by=owner, facts=hand(1, [True, True], [100, None]))
+            edit_deal(deal, by=owner, facts=hand(1, [True, True], [100, None]))
         queued.append(len(callbacks))
-        assert scoring_services.ratings_updating(group) == bool(callbacks)
+        assert ratings_updating(group) == bool(callbacks)
         if callbacks:
             assert _ratings(group) == [(olivia, 1, 1), (mona, 1, 0)]  # the previous figures meanwhile
             callbacks[0]()
-        assert not scoring_services.ratings_updating(group)
+        assert not ratings_updating(group)
     assert queued == [0, 1, 0]
     sheet.refresh_from_db()
     assert sheet.winner_seats == [1]
@@ -112,7 +113,7 @@ def test_a_finished_sheet_is_rated_at_once_and_corrections_are_replayed_after_th
 
     # Deleting a deal leaves the game unfinished: it no longer counts.
     with django_capture_on_commit_callbacks(execute=True):
-        scoring_services.delete_deal(deals[0], by=owner)
+        delete_deal(deals[0], by=owner)
     assert _ratings(group) == []
 
 

@@ -8,7 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring import charts, services
+from scoring import charts
+from scoring.services.deals import add_deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet, void
 
 pytestmark = pytest.mark.django_db
@@ -16,10 +18,10 @@ pytestmark = pytest.mark.django_db
 
 def test_the_score_progression_has_one_path_per_player_through_every_running_total(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
-    services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 20, 30]))
-    services.add_deal(sheet, by=owner, facts=void(3))
-    services.add_deal(sheet, by=owner, facts=hand(2, [True] * 3, [50, 10, None]))
-    chart = charts.score_progression(services.sheet_state(sheet))
+    add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 20, 30]))
+    add_deal(sheet, by=owner, facts=void(3))
+    add_deal(sheet, by=owner, facts=hand(2, [True] * 3, [50, 10, None]))
+    chart = charts.score_progression(sheet_state(sheet))
     assert [s.name for s in chart.series] == ["Olivia Owner", "Mona Member", "Gina"]
     assert [s.values for s in chart.series] == [[0, -30, 20], [0, 20, 30], [0, 30, 0]]
     assert chart.labels == ["0", "1", "2"]  # the void deal is not a point
@@ -34,7 +36,7 @@ def test_the_sheet_page_draws_the_chart_with_its_text_alternative(client, group,
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"], options={"teams": True})
     client.force_login(owner)
     assert 'data-testid="chart"' not in client.get(sheet.get_absolute_url()).content.decode()
-    services.add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 5, 30]))
+    add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 5, 30]))
     page = client.get(sheet.get_absolute_url()).content.decode()
     svg = page.split('data-testid="chart"')[1].split("</svg>")[0]
     assert len(re.findall(r'<path class="chart-line', svg)) == 2  # one per team
@@ -47,7 +49,7 @@ def test_the_sheet_page_draws_the_chart_with_its_text_alternative(client, group,
 def test_the_standings_page_draws_the_wins_per_player(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
     for _ in range(5):
-        services.add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [20, None, 30]))
+        add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [20, None, 30]))
     client.force_login(owner)
     page = client.get(reverse("scoring:standings", args=[group.slug])).content.decode()
     svg = page.split('data-testid="bar-chart"')[1].split("</svg>")[0]
@@ -88,7 +90,7 @@ def test_the_arabic_sheet_page_draws_the_value_and_deal_axes_left_to_right(clien
     owner.save(update_fields=["language"])
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
     for _ in range(5):
-        services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 20, 45]))
+        add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 20, 45]))
     client.force_login(owner)
     page = client.get(sheet.get_absolute_url()).content.decode()
     assert '<html lang="ar" dir="rtl">' in page
@@ -114,7 +116,7 @@ def test_the_wins_chart_has_a_numbered_value_axis(client, group, owner, member):
     for _ in range(3):
         sheet = make_sheet(group, owner, "classic", [owner, member])
         for _ in range(5):
-            services.add_deal(sheet, by=owner, facts=hand(1, [True] * 2, [20, None]))
+            add_deal(sheet, by=owner, facts=hand(1, [True] * 2, [20, None]))
     client.force_login(owner)
     page = client.get(reverse("scoring:standings", args=[group.slug])).content.decode()
     svg = page.split('data-testid="bar-chart"')[1].split("</svg>")[0]

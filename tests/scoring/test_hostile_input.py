@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Deal, Sheet
+from scoring.services.deals import add_deal
+from scoring.services.errors import SheetError
 from tests.scoring.conftest import hand, keyed, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -78,8 +79,8 @@ def test_the_service_refuses_a_hand_and_foot_deal_without_what_a_losing_player_h
             {"red_books": 0, "black_books": 0, "melded_points": 30, "held": [None]},
         ]
     }
-    with pytest.raises(services.SheetError, match="Say what Mona Member still holds") as refused:
-        services.add_deal(sheet, by=owner, facts=facts)
+    with pytest.raises(SheetError, match="Say what Mona Member still holds") as refused:
+        add_deal(sheet, by=owner, facts=facts)
     assert refused.value.field == "held_points_1"
     assert not Deal.objects.exists()
 
@@ -102,18 +103,16 @@ def test_the_service_refuses_a_deal_holding_more_cards_than_were_dealt(group, ow
     }
     facts["sides"][0]["melded_points"] = None
     facts["sides"][0]["melded"] = "AH AS AD KH KS KD QH QS QD JH JS JD 10H 10S 10D"
-    with pytest.raises(
-        services.SheetError, match="lists 4 × AH, but the cards of this game hold only 3"
-    ) as refused:
-        services.add_deal(sheet, by=owner, facts=facts)
+    with pytest.raises(SheetError, match="lists 4 × AH, but the cards of this game hold only 3") as refused:
+        add_deal(sheet, by=owner, facts=facts)
     assert refused.value.field == "held_cards_1"
     assert not Deal.objects.exists()
 
 
 def test_a_hand_deal_across_players_cannot_hold_more_copies_than_the_decks(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"])
-    with pytest.raises(services.SheetError, match="KS"):
-        services.add_deal(sheet, by=owner, facts=hand(0, [False, True, True], [None, "KS KS", "KS 7H"]))
+    with pytest.raises(SheetError, match="KS"):
+        add_deal(sheet, by=owner, facts=hand(0, [False, True, True], [None, "KS KS", "KS 7H"]))
     assert not Deal.objects.exists()
 
 

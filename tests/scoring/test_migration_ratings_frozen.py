@@ -95,10 +95,10 @@ def test_the_frozen_migration_rates_old_games_as_the_services_do_today():
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert games == 5
     assert stored[f"user:{olivia.pk}"][1:3] == (5, 2)  # sheets 1 and 3 won, the online game lost
-    from scoring import services
     from scoring.models import Rating
+    from scoring.services.ratings import recompute_ratings
 
-    services.recompute_ratings(group.pk)
+    recompute_ratings(group.pk)
     today = {
         r.player_key: (r.rating, r.games, r.wins, r.last_change, r.name)
         for r in Rating.objects.filter(group_id=group.pk)

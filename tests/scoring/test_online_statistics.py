@@ -71,10 +71,10 @@ def test_an_online_game_and_the_same_deals_on_a_sheet_give_the_same_statistics(g
     MembershipFactory(group=other, user=owner, role=Role.OWNER)
     MembershipFactory(group=other, user=member, role=Role.MEMBER)
     sheet = make_sheet(other, owner, "classic", [owner, member], first_dealer=first_dealer)
-    from scoring import services as scoring_services
+    from scoring.services.deals import add_deal
 
     for facts in deals:
-        scoring_services.add_deal(sheet, by=owner, facts=facts)
+        add_deal(sheet, by=owner, facts=facts)
     sheet.refresh_from_db()
     assert sheet.finished
 

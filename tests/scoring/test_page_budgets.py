@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.match import MatchStatus
-from scoring import services
+from scoring.services.deals import add_deal
+from scoring.services.online import record_online_game
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +22,9 @@ def _grow(group, owner, member, sheets, online_from):
         sheet = make_sheet(group, owner, "classic", [owner, member, f"Guest {index % 4}"])
         if index % 10 == 0:
             for _ in range(5):
-                services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 10, 20]))
+                add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 10, 20]))
     for game in range(online_from, online_from + 3):
-        services.record_online_game(
+        record_online_game(
             group_id=group.pk,
             game_id=game,
             rule_set="classic",

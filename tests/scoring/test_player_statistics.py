@@ -39,15 +39,21 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import services, stats
+from scoring import stats
 from scoring.models import DealFact, RatedGame, Rating, rating_number
+from scoring.services.deal_facts import score_facts
+from scoring.services.deals import add_deal, edit_deal
+from scoring.services.online import record_online_game
+from scoring.services.sheets import link_guest, mark_do_not_count
+from scoring.services.standings import counted_sheets
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet, void
 
 
 def _sheet(group, owner, member, deals, rule_set="classic", players=None):
     sheet = make_sheet(group, owner, rule_set, players or [owner, member, "Gus"])
     for facts in deals:
-        services.add_deal(sheet, by=owner, facts=facts)
+        add_deal(sheet, by=owner, facts=facts)
     return sheet
 
 
@@ -94,9 +100,9 @@ def history(group, owner, member):
         group, owner, member, [hand(0, [False, True], [None, 10], "colored")], "kuwaiti", [owner, member]
     )
     left_out = _sheet(group, owner, member, [hand(1, [False, False, False], [None, None, None], "hand")])
-    services.mark_do_not_count(left_out, by=owner)
-    practice_deal = services.score_facts("classic", {}, 2, hand(0, [True, True], [None, 90]))
-    services.record_online_game(
+    mark_do_not_count(left_out, by=owner)
+    practice_deal = score_facts("classic", {}, 2, hand(0, [True, True], [None, 90]))
+    record_online_game(
         group_id=group.pk,
         game_id=99,
         rule_set="classic",
@@ -104,7 +110,7 @@ def history(group, owner, member):
             {"seat": 0, "user_id": owner.pk, "name": owner.name},
             {"seat": 1, "user_id": None, "name": "Bot"},
         ],
-        status=services.sheet_state(kuwaiti).status,  # unfinished: only the deal's facts matter here
+        status=sheet_state(kuwaiti).status,  # unfinished: only the deal's facts matter here
         deals=[practice_deal],
     )
     return {"a": a, "b": b, "c": c, "kuwaiti": kuwaiti}
@@ -112,7 +118,7 @@ def history(group, owner, member):
 
 def test_the_hand_built_sheets_total_as_worked_out(history):
     for name, totals in (("a", (-85, 285, 124)), ("b", (129, -66, 156)), ("c", (-65, 132, 87))):
-        state = services.sheet_state(history[name])
+        state = sheet_state(history[name])
         assert state.status.finished
         assert state.status.totals == totals
 
@@ -205,14 +211,14 @@ def test_a_sheet_marked_do_not_count_and_a_practice_game_leave_no_counted_facts(
 
 def test_editing_a_deal_rewrites_the_figures(group, owner, member, history):
     deal = history["c"].deals.get(position=2)
-    services.edit_deal(deal, by=owner, facts=hand(1, [True, True, True], [8, None, 4]))
+    edit_deal(deal, by=owner, facts=hand(1, [True, True, True], [8, None, 4]))
     figures = stats.player_stats(group, "hand", f"user:{member.pk}")
     assert figures.went_out == 6  # C d2 is now Mona's
     assert figures.points == 351 - 50 - 30
 
 
 def test_a_linked_guest_takes_the_guests_figures(group, owner, admin, history):
-    services.link_guest(group=group, by=owner, guest_name="Gus", user=admin)
+    link_guest(group=group, by=owner, guest_name="Gus", user=admin)
     assert stats.player_stats(group, "hand", "guest:gus").deals == 0
     assert stats.player_stats(group, "hand", f"user:{admin.pk}").deals == 15
 
@@ -251,23 +257,23 @@ def test_a_finished_and_an_unfinished_sheet_points_per_deal_counts_the_games_tha
     unfinished = _sheet(
         group, owner, member, [hand(1, [True, True, True], [70, None, 5])] * 2, players=[owner, member, "Gus"]
     )
-    assert services.sheet_state(finished).status.finished
-    assert not services.sheet_state(unfinished).status.finished
+    assert sheet_state(finished).status.finished
+    assert not sheet_state(unfinished).status.finished
     figures = stats.player_stats(group, "hand", f"user:{owner.pk}")
     assert (figures.games, figures.wins) == (1, 1)
     assert (figures.deals, figures.went_out, figures.points, figures.average) == (5, 5, -150, -30.0)
     # An unfinished online game's deals, recorded as they end, wait for the game to finish too.
-    online = [services.score_facts("classic", {}, 2, hand(1, [True, True], [40, None]))]
+    online = [score_facts("classic", {}, 2, hand(1, [True, True], [40, None]))]
     players = [
         {"seat": 0, "user_id": owner.pk, "name": owner.name},
         {"seat": 1, "user_id": member.pk, "name": member.name},
     ]
-    services.record_online_game(
+    record_online_game(
         group_id=group.pk,
         game_id=7,
         rule_set="classic",
         players=players,
-        status=services.sheet_state(unfinished).status,
+        status=sheet_state(unfinished).status,
         deals=online,
     )
     assert DealFact.objects.filter(source="online", source_id=7, practice=False).count() == 2
@@ -275,8 +281,8 @@ def test_a_finished_and_an_unfinished_sheet_points_per_deal_counts_the_games_tha
     assert (again.games, again.deals, again.average) == (1, 5, -30.0)
     # Finishing the sheet counts its game and its deals together.
     for _ in range(3):
-        services.add_deal(unfinished, by=owner, facts=hand(1, [True, True, True], [70, None, 5]))
-    assert services.sheet_state(unfinished).status.finished
+        add_deal(unfinished, by=owner, facts=hand(1, [True, True, True], [70, None, 5]))
+    assert sheet_state(unfinished).status.finished
     after = stats.player_stats(group, "hand", f"user:{owner.pk}")
     assert (after.games, after.wins, after.deals, after.points) == (2, 1, 10, -150 + 5 * 70)
 
@@ -290,9 +296,9 @@ def test_histories_and_streaks_follow_the_date_played_not_the_order_the_sheets_w
     lost = make_sheet(group, owner, "classic", [owner, member], played_on=dt.date(2026, 11, 10))
     with django_capture_on_commit_callbacks(execute=True):  # the replay an older game queues
         for _ in range(5):
-            services.add_deal(won, by=owner, facts=hand(0, [True, True], [None, 40]))
+            add_deal(won, by=owner, facts=hand(0, [True, True], [None, 40]))
         for _ in range(5):
-            services.add_deal(lost, by=owner, facts=hand(1, [True, True], [40, None]))
+            add_deal(lost, by=owner, facts=hand(1, [True, True], [40, None]))
     assert won.created_at < lost.created_at
     figures = stats.player_stats(group, "hand", f"user:{owner.pk}")
     assert (figures.games, figures.wins) == (2, 1)
@@ -303,7 +309,7 @@ def test_histories_and_streaks_follow_the_date_played_not_the_order_the_sheets_w
     ]
     rated = RatedGame.objects.filter(group=group).order_by("finished_at")
     assert [game.source_id for game in rated] == [lost.pk, won.pk]
-    assert [sheet.pk for sheet in services.counted_sheets(group)] == [won.pk, lost.pk]  # newest played first
+    assert [sheet.pk for sheet in counted_sheets(group)] == [won.pk, lost.pk]  # newest played first
     assert set(
         DealFact.objects.filter(source="sheet", source_id=lost.pk).values_list("played_at__date", flat=True)
     ) == {dt.date(2026, 11, 10)}

@@ -13,8 +13,12 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from games.engine.match import MatchStatus
-from scoring import services
 from scoring.models import RatedGame, Rating, rating_number
+from scoring.services.deals import add_deal, delete_deal, edit_deal
+from scoring.services.errors import SheetError
+from scoring.services.online import record_online_game
+from scoring.services.ratings import ratings_updating, recompute_ratings
+from scoring.services.sheets import mark_do_not_count
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.scoring.conftest import hand, make_sheet
 
@@ -29,7 +33,7 @@ def _finish(sheet, by, winner, loser_holds=10):
     for _ in range(5):
         held = list(loser_holds) if isinstance(loser_holds, list) else [loser_holds] * players
         held[winner] = None
-        deals.append(services.add_deal(sheet, by=by, facts=hand(winner, [True] * players, held)))
+        deals.append(add_deal(sheet, by=by, facts=hand(winner, [True] * players, held)))
     return deals
 
 
@@ -90,7 +94,7 @@ def test_both_partners_of_a_team_are_rated_as_one_side(group, owner, member):
         facts = hand(
             winner, [True] * 4, [None if seat == winner else (20 if seat % 2 else 5) for seat in range(4)]
         )
-        services.add_deal(sheet, by=owner, facts=facts)
+        add_deal(sheet, by=owner, facts=facts)
     del held
     model = PlackettLuce()
     winners, losers = model.rate(
@@ -112,7 +116,7 @@ def test_an_online_game_with_a_bot_is_practice_kept_but_never_rated(group, owner
         {"seat": 0, "user_id": owner.pk, "name": owner.name},
         {"seat": 1, "user_id": None, "name": "Bot"},
     ]
-    services.record_online_game(
+    record_online_game(
         group_id=group.pk,
         game_id=7,
         rule_set="classic",
@@ -124,13 +128,13 @@ def test_an_online_game_with_a_bot_is_practice_kept_but_never_rated(group, owner
     assert game.practice
     assert game.ratings == {}
     assert not Rating.objects.exists()
-    assert services.recompute_ratings(group.pk) == []
+    assert recompute_ratings(group.pk) == []
     assert RatedGame.objects.get(source="online", source_id=7).practice
 
 
 def test_a_shared_online_win_rates_as_a_tie(group, owner, member):
     players = [{"seat": 0, "user_id": owner.pk, "name": "O"}, {"seat": 1, "user_id": member.pk, "name": "M"}]
-    services.record_online_game(
+    record_online_game(
         group_id=group.pk,
         game_id=8,
         rule_set="classic",
@@ -198,7 +202,7 @@ def test_incremental_updates_equal_a_full_recompute_after_any_adds_edits_and_del
                     players[2] = {"seat": 2, "user_id": None, "name": "Bot"}
                 totals = [50, 50, 50]
                 totals[winner] = 10
-                services.record_online_game(
+                record_online_game(
                     group_id=group.pk,
                     game_id=next(game_ids),
                     rule_set="classic",
@@ -216,14 +220,14 @@ def test_incremental_updates_equal_a_full_recompute_after_any_adds_edits_and_del
                         count = deal.sheet.players.count()
                         winner = operation[2] % count
                         held = [None if seat == winner else 150 for seat in range(count)]  # flips a game
-                        services.edit_deal(deal, by=users[0], facts=hand(winner, [True] * count, held))
+                        edit_deal(deal, by=users[0], facts=hand(winner, [True] * count, held))
                     elif kind == "delete":
-                        services.delete_deal(deal, by=users[0])
+                        delete_deal(deal, by=users[0])
                     else:
-                        services.mark_do_not_count(deal.sheet, by=users[0], do_not_count=operation[2])
-                except services.SheetError:
+                        mark_do_not_count(deal.sheet, by=users[0], do_not_count=operation[2])
+                except SheetError:
                     pass
-    assert not services.ratings_updating(group)
+    assert not ratings_updating(group)
     incremental = _snapshot(group)
-    services.recompute_ratings(group.pk)
+    recompute_ratings(group.pk)
     assert incremental == _snapshot(group)

@@ -15,12 +15,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_command_writes_the_rows_again_with_the_same_figures(group, owner, member):
-    from scoring import services
+    from scoring.services.deals import add_deal
 
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gus"])
     for winner in (0, 1, 0, 2, 0):
         held = [None if seat == winner else 10 for seat in range(3)]
-        services.add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
+        add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
     game = game_services.create_game(
         group=group, created_by=owner, variant="classic", options=None, seats=[owner, member], seed=7
     )

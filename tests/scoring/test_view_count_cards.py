@@ -37,12 +37,12 @@ def test_the_opening_check_counts_a_saudi_opening_against_the_last_one(client, g
 def test_the_deal_form_renders_the_first_count_itself_and_asks_the_server_only_on_change(
     client, group, owner, member
 ):
-    from scoring import services
     from scoring.models import Deal
+    from scoring.services.deals import add_deal
     from tests.scoring.conftest import hand
 
     sheet = make_sheet(group, owner, "jordanian", [owner, member, "Gina"])
-    services.add_deal(
+    add_deal(
         sheet,
         by=owner,
         facts=hand(0, [True, True, True], [None, "JK AH", "KS KS"], indicator="7H"),
@@ -73,8 +73,9 @@ MELDED = "KS KH KD KC KS KH KD AS AH AD AC AS AH JK 5S 5H 5D 5C"
 
 
 def test_a_hand_and_foot_form_counts_melded_cards_with_the_page(client, group, owner, member):
-    from scoring import services
     from scoring.models import Deal
+    from scoring.services.deals import add_deal
+    from scoring.services.table import count_cards
 
     sheet = make_sheet(group, owner, "hand-and-foot", [owner, member])
     facts = {
@@ -83,10 +84,10 @@ def test_a_hand_and_foot_form_counts_melded_cards_with_the_page(client, group, o
             {"red_books": 0, "black_books": 0, "melded_points": 30, "held": ["3H 9C"]},
         ]
     }
-    services.add_deal(sheet, by=owner, facts=facts)
+    add_deal(sheet, by=owner, facts=facts)
     client.force_login(owner)
     page = client.get(reverse("scoring:deal_edit", args=[group.slug, sheet.pk, Deal.objects.get().pk]))
     body = page.content.decode()
-    value = services.count_cards(sheet, MELDED, kind="melded").total
+    value = count_cards(sheet, MELDED, kind="melded").total
     assert f'id="count-id_melded_cards_0" aria-live="polite">18 cards: {value} points' in body
     assert 'id="count-id_held_cards_1" aria-live="polite">2 cards:' in body

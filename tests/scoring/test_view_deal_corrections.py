@@ -1,4 +1,4 @@
-"""Issue 29: a deal saved twice from one form is saved once; two corrections of the same deal meet
+"""A deal saved twice from one form is saved once; two corrections of the same deal meet
 as a conflict that shows both versions and loses nothing; any change in the history can be undone."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Deal, DealChange
+from scoring.services.deals import add_deal, delete_deal, edit_deal, undo_change
+from scoring.services.errors import SheetError
 from tests.scoring.conftest import hand, make_sheet
 
 DEAL = {"winner": "0", "finish": "normal", "held_points_1": "25"}
@@ -55,8 +56,8 @@ def test_a_post_without_the_forms_id_is_refused_and_saves_nothing(client, group,
 def corrected(group, owner, member):
     """A sheet whose first deal Mona corrects while Olivia's edit page is still open."""
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
-    services.edit_deal(deal, by=member, facts=hand(0, [False, True], [None, 45]), version=1)
+    deal = add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    edit_deal(deal, by=member, facts=hand(0, [False, True], [None, 45]), version=1)
     return sheet, deal
 
 
@@ -93,7 +94,7 @@ def test_a_correction_of_a_deal_deleted_meanwhile_is_kept_and_can_bring_it_back(
     client, group, owner, member, corrected
 ):
     sheet, deal = corrected
-    services.delete_deal(deal, by=member)
+    delete_deal(deal, by=member)
     client.force_login(owner)
     data = {"winner": "0", "finish": "normal", "held_points_1": "30", "version": "2"}
     response = client.post(_edit(group, sheet, deal), data)
@@ -112,8 +113,8 @@ def test_a_correction_of_a_deal_deleted_meanwhile_is_kept_and_can_bring_it_back(
 @pytest.mark.django_db
 def test_an_edit_is_undone_from_the_history_with_its_old_and_new_figures(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
-    services.edit_deal(deal, by=member, facts=hand(0, [False, True], [None, 45]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    edit_deal(deal, by=member, facts=hand(0, [False, True], [None, 45]))
     client.force_login(owner)
     page = client.get(sheet.get_absolute_url()).content.decode()
     history = page.split('data-testid="history"')[1]
@@ -145,22 +146,22 @@ def test_an_edit_is_undone_from_the_history_with_its_old_and_new_figures(client,
 @pytest.mark.django_db
 def test_undoing_an_entry_deletes_the_deal_and_undoing_that_brings_it_back(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
-    services.undo_change(DealChange.objects.get(action="created"), by=member)
+    deal = add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    undo_change(DealChange.objects.get(action="created"), by=member)
     deal.refresh_from_db()
     assert deal.deleted_at is not None
-    services.undo_change(DealChange.objects.get(action="deleted"), by=owner)
+    undo_change(DealChange.objects.get(action="deleted"), by=owner)
     deal.refresh_from_db()
     assert deal.deleted_at is None
-    with pytest.raises(services.SheetError, match="undo the later change first"):
-        services.undo_change(DealChange.objects.get(action="created"), by=owner)
+    with pytest.raises(SheetError, match="undo the later change first"):
+        undo_change(DealChange.objects.get(action="created"), by=owner)
 
 
 @pytest.mark.django_db
 def test_the_edit_page_says_which_deal_it_is(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member], first_dealer=1)
-    services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
-    second = services.add_deal(sheet, by=owner, facts=hand(1, [True, False], [20, None]))
+    add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    second = add_deal(sheet, by=owner, facts=hand(1, [True, False], [20, None]))
     client.force_login(owner)
     page = client.get(_edit(group, sheet, second)).content.decode()
     assert "Correct deal 2 (dealt by Olivia Owner)" in page

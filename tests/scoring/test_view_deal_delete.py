@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import DealChange
+from scoring.services.deals import add_deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet
 
 
 def test_deleting_a_deal_recomputes_and_keeps_it_in_the_history(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina"], first_dealer=0)
-    first = services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 40, 10]))
-    services.add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [5, None, 6]))
+    first = add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 40, 10]))
+    add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [5, None, 6]))
     client.force_login(member)
     url = reverse("scoring:deal_delete", args=[group.slug, sheet.pk, first.pk])
     assert "Delete this deal?" in client.get(url).content.decode()
     assert client.post(url).status_code == 302
-    state = services.sheet_state(sheet)
+    state = sheet_state(sheet)
     assert state.status.totals == (5, -30, 6)
     assert state.status.next_dealer == 1
     assert [row.number for row in state.rows] == [1]
@@ -29,7 +30,7 @@ def test_deleting_a_deal_recomputes_and_keeps_it_in_the_history(client, group, o
 
 def test_deleting_by_htmx_answers_with_the_live_part(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
     client.force_login(owner)
     response = client.post(
         reverse("scoring:deal_delete", args=[group.slug, sheet.pk, deal.pk]), headers={"HX-Request": "true"}

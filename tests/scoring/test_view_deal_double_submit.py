@@ -18,8 +18,9 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Deal, DealChange
+from scoring.services.deals import add_deal, delete_deal
+from scoring.services.errors import DealAlreadySaved
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.scoring.conftest import hand, keyed, make_sheet
 from tests.support import ROOT, require_service
@@ -60,8 +61,8 @@ def test_a_second_submit_of_the_same_deal_is_refused_with_who_saved_it_and_a_lin
 @pytest.mark.django_db
 def test_a_form_for_the_next_deal_still_saves_after_a_deleted_one(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    first = services.add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 25]))
-    services.delete_deal(first, by=owner)
+    first = add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 25]))
+    delete_deal(first, by=owner)
     client.force_login(owner)
     page = client.get(_url(group, sheet)).content.decode()
     assert 'name="position" value="2"' in page
@@ -73,9 +74,9 @@ def test_a_form_for_the_next_deal_still_saves_after_a_deleted_one(client, group,
 def test_the_service_refuses_a_deal_for_a_place_already_taken(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
     facts = hand(0, [False, True], [None, 25])
-    services.add_deal(sheet, by=owner, facts=facts, position=1)
-    with pytest.raises(services.DealAlreadySaved, match="Olivia Owner already saved deal 1"):
-        services.add_deal(sheet, by=member, facts=facts, position=1)
+    add_deal(sheet, by=owner, facts=facts, position=1)
+    with pytest.raises(DealAlreadySaved, match="Olivia Owner already saved deal 1"):
+        add_deal(sheet, by=member, facts=facts, position=1)
     assert Deal.objects.count() == 1
 
 

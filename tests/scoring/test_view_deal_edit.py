@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import DealChange
+from scoring.services.deals import add_deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet
 
 
 def test_editing_a_past_deal_changes_the_totals_and_the_next_dealer(client, group, owner, member):
     sheet = make_sheet(group, owner, "jordanian", [owner, member, "Gina"], first_dealer=0)
-    first = services.add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 40, 10]))
-    services.add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [20, None, 20]))
-    state = services.sheet_state(sheet)
+    first = add_deal(sheet, by=owner, facts=hand(0, [True] * 3, [None, 40, 10]))
+    add_deal(sheet, by=owner, facts=hand(1, [True] * 3, [20, None, 20]))
+    state = sheet_state(sheet)
     assert state.status.totals == (-10, 10, 30)
     assert [row.dealer for row in state.rows] == [0, 1]
     assert state.status.next_dealer == 2  # seats 0 and 2 tie at 20; first after dealer 1 is seat 2
@@ -35,7 +36,7 @@ def test_editing_a_past_deal_changes_the_totals_and_the_next_dealer(client, grou
     )
     assert response.status_code == 302
 
-    state = services.sheet_state(sheet)
+    state = sheet_state(sheet)
     assert state.status.totals == (60, -60, 30)
     assert [row.dealer for row in state.rows] == [0, 0]
     assert state.status.next_dealer == 0  # dealer 0 is now among the tied highest
@@ -50,7 +51,7 @@ def test_editing_a_past_deal_changes_the_totals_and_the_next_dealer(client, grou
 
 def test_an_edit_the_engine_refuses_changes_nothing(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    deal = services.add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
+    deal = add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
     client.force_login(owner)
     edit = reverse("scoring:deal_edit", args=[group.slug, sheet.pk, deal.pk])
     response = client.post(edit, {"winner": "0", "finish": "normal", "opened_1": "on", "held_points_1": "1"})

@@ -154,7 +154,8 @@ def test_two_hand_and_foot_sides_going_out_is_refused(client, group, owner, memb
 
 def test_no_deal_is_entered_after_the_game_is_over(client, group, owner, member):
     sheet = make_sheet(group, owner, "hand-and-foot-teams", [owner, member, "Gina", "Hadi"])
-    from scoring import services
+    from scoring.services.deals import add_deal
+    from scoring.services.errors import SheetError
 
     facts = {
         "sides": [
@@ -163,12 +164,12 @@ def test_no_deal_is_entered_after_the_game_is_over(client, group, owner, member)
         ]
     }
     for _ in range(3):
-        services.add_deal(sheet, by=owner, facts=facts)
+        add_deal(sheet, by=owner, facts=facts)
     client.force_login(owner)
     response = client.get(url(group, sheet))
     assert response.status_code == 302
-    with pytest.raises(services.SheetError, match="already over"):
-        services.add_deal(sheet, by=owner, facts=facts)
+    with pytest.raises(SheetError, match="already over"):
+        add_deal(sheet, by=owner, facts=facts)
 
 
 def test_a_blank_hand_and_foot_deal_is_refused_and_the_opening_minimum_stays(client, group, owner, member):

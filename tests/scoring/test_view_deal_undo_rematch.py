@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Deal, DealChange, Sheet
+from scoring.services.deals import add_deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, keyed, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -15,13 +16,13 @@ pytestmark = pytest.mark.django_db
 
 def _finished(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Layla"], first_dealer=1)
-    deals = [services.add_deal(sheet, by=owner, facts=hand(2, [True] * 3, [10, 10, None])) for _ in range(5)]
+    deals = [add_deal(sheet, by=owner, facts=hand(2, [True] * 3, [10, 10, None])) for _ in range(5)]
     return sheet, deals
 
 
 def test_every_deal_row_has_visible_edit_and_delete(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    services.add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
+    add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
     client.force_login(owner)
     page = client.get(sheet.get_absolute_url()).content.decode()
     row = page.split('<tr id="deal-')[1].split("<details>")[0]
@@ -31,8 +32,8 @@ def test_every_deal_row_has_visible_edit_and_delete(client, group, owner, member
 
 def test_a_deleted_deal_can_be_undone_and_undo_last_deal_deletes_the_last(client, group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member])
-    first = services.add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
-    last = services.add_deal(sheet, by=owner, facts=hand(1, [True, True], [30, None]))
+    first = add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 20]))
+    last = add_deal(sheet, by=owner, facts=hand(1, [True, True], [30, None]))
     client.force_login(owner)
     page = client.get(sheet.get_absolute_url()).content.decode()
     undo_last = page.split('data-testid="undo-last"')[0].rsplit("<form", 1)[1]
@@ -46,7 +47,7 @@ def test_a_deleted_deal_can_be_undone_and_undo_last_deal_deletes_the_last(client
     client.post(restore)
     assert list(Deal.objects.filter(deleted_at__isnull=True).order_by("position")) == [first, last]
     assert DealChange.objects.filter(action="restored").count() == 1
-    assert services.sheet_state(sheet).status.scoring_deals_played == 2
+    assert sheet_state(sheet).status.scoring_deals_played == 2
     # A tampered ?deleted= is ignored.
     assert client.get(sheet.get_absolute_url(), {"deleted": "9" * 5000}).status_code == 200
 

@@ -8,7 +8,8 @@ import io
 
 from django.urls import reverse
 
-from scoring import services
+from scoring.services.deals import add_deal
+from scoring.services.sheets import mark_do_not_count
 from tests.scoring.conftest import hand, make_sheet
 
 
@@ -16,9 +17,7 @@ def test_a_sheet_exports_as_json_with_facts_scores_and_totals_and_no_internal_id
     client, group, owner, member
 ):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
-    services.add_deal(
-        sheet, by=owner, facts=hand(0, [True, True, True, False], [None, "KS 7H JK", "AS 2D", None])
-    )
+    add_deal(sheet, by=owner, facts=hand(0, [True, True, True, False], [None, "KS 7H JK", "AS 2D", None]))
     client.force_login(member)
     response = client.get(reverse("scoring:sheet_export", args=[group.slug, sheet.pk, "json"]))
     assert response["Content-Disposition"].endswith('.json"')
@@ -56,9 +55,9 @@ def test_the_groups_sheets_export_as_a_wide_csv_one_row_per_deal_one_column_per_
     client, group, owner, member
 ):
     one = make_sheet(group, owner, "classic", [owner, member], title="Friday")
-    services.add_deal(one, by=owner, facts=hand(0, [True, True], [None, 20]))
-    services.add_deal(one, by=owner, facts=hand(None, [False, False], [None, None]))
-    services.add_deal(one, by=owner, facts=hand(1, [True, True], [15, None]))
+    add_deal(one, by=owner, facts=hand(0, [True, True], [None, 20]))
+    add_deal(one, by=owner, facts=hand(None, [False, False], [None, None]))
+    add_deal(one, by=owner, facts=hand(1, [True, True], [15, None]))
     make_sheet(group, owner, "hand-and-foot-teams", [owner, member, "Gina", "Hadi"])
     client.force_login(member)
     response = client.get(reverse("scoring:group_export", args=[group.slug, "csv"]))
@@ -87,7 +86,7 @@ def test_an_unknown_export_format_is_404(client, group, owner, member):
 def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_quoted(client, group, owner, member):
     names = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-3", "@SUM(A1)"]
     sheet = make_sheet(group, owner, "classic", names, title="=1+1")
-    services.add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 20, 20]))
+    add_deal(sheet, by=owner, facts=hand(0, [True] * 4, [None, 20, 20, 20]))
     client.force_login(member)
     response = client.get(reverse("scoring:sheet_export", args=[group.slug, sheet.pk, "csv"]))
     rows = list(csv.reader(io.StringIO(response.content.decode().lstrip("\ufeff"))))
@@ -113,10 +112,10 @@ def test_the_group_csv_marks_each_sheet_finished_unfinished_or_not_counted_with_
         group, owner, "classic", [owner, member], title="Won", played_on=dt.date(2026, 11, 1)
     )
     for _ in range(5):
-        services.add_deal(finished, by=owner, facts=hand(1, [True, True], [10, None]))
+        add_deal(finished, by=owner, facts=hand(1, [True, True], [10, None]))
     make_sheet(group, owner, "classic", [owner, member], title="Open", played_on=dt.date(2026, 11, 2))
     junk = make_sheet(group, owner, "classic", [owner, member], title="Junk", played_on=dt.date(2026, 11, 3))
-    services.mark_do_not_count(junk, by=owner)
+    mark_do_not_count(junk, by=owner)
     make_sheet(
         group,
         owner,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
+from scoring.services.deals import add_deal
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ def played(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gus"])
     for winner in (0, 0, 1, 0, 2):
         held = [None if seat == winner else 10 for seat in range(3)]
-        services.add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
+        add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
     return sheet
 
 

@@ -9,7 +9,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.match import MatchStatus
-from scoring import services
+from scoring.models import Sheet
+from scoring.services.cards import result_card, result_card_token
+from scoring.services.deals import add_deal
+from scoring.services.online import record_online_game
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -20,12 +23,12 @@ def finished(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gus"], title="Eid night")
     for winner in (0, 0, 1, 0, 2):
         held = [None if seat == winner else 10 for seat in range(3)]
-        services.add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
+        add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
     return sheet
 
 
 def _card_url(sheet):
-    return reverse("scoring:result_card", args=[services.result_card_token(sheet=sheet)])
+    return reverse("scoring:result_card", args=[result_card_token(sheet=sheet)])
 
 
 def test_the_finished_sheet_offers_its_result_card_link(client, group, owner, finished):
@@ -60,14 +63,14 @@ def test_anyone_with_the_link_sees_names_totals_and_the_winner_with_open_graph_t
 
 def test_a_forged_or_changed_link_is_not_found(client, group, owner, member, finished):
     other = make_sheet(group, owner, "classic", [owner, member])
-    token = services.result_card_token(sheet=finished)
-    forged = token.replace(token.split(":")[0], services.result_card_token(sheet=other).split(":")[0])
+    token = result_card_token(sheet=finished)
+    forged = token.replace(token.split(":")[0], result_card_token(sheet=other).split(":")[0])
     for bad in (forged, token[:-2] + "xx", "nothing", "x" * 300, token + ":"):
         assert client.get(reverse("scoring:result_card", args=[bad])).status_code == 404
 
 
 def test_a_finished_online_game_has_a_card_too(client, group, owner, member):
-    services.record_online_game(
+    record_online_game(
         group_id=group.pk,
         game_id=41,
         rule_set="classic",
@@ -78,12 +81,9 @@ def test_a_finished_online_game_has_a_card_too(client, group, owner, member):
         status=MatchStatus(((0,), (1,)), (90, 40), 5, 5, True, ((1,),), None, 6, False, True),
         finished_at=timezone.now(),
     )
-    page = client.get(reverse("scoring:result_card", args=[services.result_card_token(game_id=41)]))
+    page = client.get(reverse("scoring:result_card", args=[result_card_token(game_id=41)]))
     assert '<meta property="og:title" content="Mona Member won a game of Hand">' in page.content.decode()
-    assert (
-        client.get(reverse("scoring:result_card", args=[services.result_card_token(game_id=42)])).status_code
-        == 404
-    )
+    assert client.get(reverse("scoring:result_card", args=[result_card_token(game_id=42)])).status_code == 404
 
 
 def test_the_card_has_a_picture_for_chat_previews(client, group, finished):
@@ -106,7 +106,7 @@ def test_the_card_has_a_picture_for_chat_previews(client, group, finished):
 def test_the_pictures_svg_says_what_the_page_says(client, group, finished):
     from django.template.loader import render_to_string
 
-    card = services.result_card(services.result_card_token(sheet=finished))
+    card = result_card(result_card_token(sheet=finished))
     rows = [{"rank": r, "name": n, "total": t, "y": 0, "text_y": 0} for r, n, t in card.rows]
     svg = render_to_string(
         "scoring/result_card.svg",
@@ -123,7 +123,7 @@ def test_the_pictures_svg_says_what_the_page_says(client, group, finished):
 def test_in_arabic_the_picture_reads_from_the_right_with_numbers_left_to_right(group, finished):
     from django.template.loader import render_to_string
 
-    card = services.result_card(services.result_card_token(sheet=finished))
+    card = result_card(result_card_token(sheet=finished))
     rows = [{"rank": r, "name": n, "total": t, "y": 0, "text_y": 0} for r, n, t in card.rows]
     svg = render_to_string(
         "scoring/result_card.svg",
@@ -150,8 +150,8 @@ def test_a_name_with_a_control_character_still_draws_the_picture(client, group, 
     sheet = make_sheet(group, owner, "classic", [owner, f"Gu{odd}s", f"Zo{odd}e"], title=f"Eid{odd}night")
     for winner in (0, 0, 1, 0, 2):
         held = [None if seat == winner else 10 for seat in range(3)]
-        services.add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
-    token = services.result_card_token(sheet=sheet)
+        add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
+    token = result_card_token(sheet=sheet)
     response = client.get(reverse("scoring:result_card_image", args=[token]))
     assert response.status_code == 200
     assert response.content.startswith(b"\x89PNG")
@@ -175,7 +175,7 @@ def test_the_new_sheet_form_refuses_a_guest_name_with_a_control_character(
     response = client.post(url, {"member_0": str(owner.pk), "guest_1": f"Gu{odd}s", "first_dealer": "0"})
     assert response.status_code == 200
     assert sentence in response.content.decode()
-    assert not services.Sheet.objects.exists()
+    assert not Sheet.objects.exists()
 
 
 def test_an_english_bot_fetching_an_arabic_creators_card_gets_it_in_arabic(
@@ -191,7 +191,7 @@ def test_an_english_bot_fetching_an_arabic_creators_card_gets_it_in_arabic(
     assert "Gus" in description
     assert '<html lang="ar" dir="rtl">' in page
     drawn = []
-    monkeypatch.setattr("scoring.views.charts.svg_to_png", lambda svg: drawn.append(svg) or b"png")
+    monkeypatch.setattr("scoring.views.cards.charts.svg_to_png", lambda svg: drawn.append(svg) or b"png")
     image_url = page.split('<meta property="og:image" content="')[1].split('"')[0]
     response = client.get(image_url.removeprefix("http://testserver"), headers={"Accept-Language": "en"})
     assert response.status_code == 200

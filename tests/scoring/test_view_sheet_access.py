@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Deal
+from scoring.services.deals import add_deal
+from scoring.services.sheets import link_guest
 from tests.scoring.conftest import hand, keyed, make_sheet
 
 
 @pytest.fixture
 def sheet(group, owner, member):
     sheet = make_sheet(group, owner, "classic", [owner, member, "Guest Gina"])
-    services.add_deal(sheet, by=owner, facts=hand(0, [True, True, False], [None, 20, None]))
+    add_deal(sheet, by=owner, facts=hand(0, [True, True, False], [None, 20, None]))
     return sheet
 
 
@@ -82,7 +83,7 @@ def test_a_guest_linked_to_a_new_member_lets_them_enter_and_counts_as_them(clien
     from tests.factories import MembershipFactory
 
     gina = MembershipFactory(group=group, user__display_name="Gina").user
-    services.link_guest(group=group, by=owner, guest_name="guest gina", user=gina)
+    link_guest(group=group, by=owner, guest_name="guest gina", user=gina)
     client.force_login(gina)
     assert "Enter deal 2" in client.get(sheet.get_absolute_url()).content.decode()
     seat = sheet.players.get(seat=2)

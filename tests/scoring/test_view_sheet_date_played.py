@@ -1,4 +1,4 @@
-"""Issue 29: a sheet has a date played (today unless said) and an optional place; the sheet list shows
+"""A sheet has a date played (today unless said) and an optional place; the sheet list shows
 the rule set and that date. Existing sheets take their creation date (migration 0007)."""
 
 from __future__ import annotations

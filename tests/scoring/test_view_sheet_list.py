@@ -6,7 +6,10 @@ import datetime as dt
 
 from django.urls import reverse
 
-from scoring import services
+from scoring.services.deals import add_deal
+from scoring.services.errors import SheetPermissionDenied
+from scoring.services.sheets import link_guest
+from scoring.services.standings import group_standings
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import hand, make_sheet
 
@@ -17,7 +20,7 @@ def finish_classic(sheet, by, winner):
         held = [None, None]
         held[loser] = 10
         opened = [True, True]
-        services.add_deal(sheet, by=by, facts=hand(winner, opened, held))
+        add_deal(sheet, by=by, facts=hand(winner, opened, held))
 
 
 def test_finished_sheets_count_in_the_standings_unless_marked(client, group, owner, member):
@@ -33,7 +36,7 @@ def test_finished_sheets_count_in_the_standings_unless_marked(client, group, own
     skipped.refresh_from_db()
     assert skipped.finished
     assert skipped.do_not_count
-    standings = {s.name: (s.wins, s.sheets) for s in services.group_standings(group)}
+    standings = {s.name: (s.wins, s.sheets) for s in group_standings(group)}
     assert standings == {"Olivia Owner": (1, 1), "Mona Member": (0, 1)}
     page = client.get(reverse("scoring:sheet_list", args=[group.slug])).content.decode()
     assert "Does not count" in page
@@ -54,7 +57,7 @@ def test_a_guests_history_follows_them_when_linked_to_a_member(client, group, ow
     assert response.status_code == 302
     assert sheet.players.get(seat=1).user == karim
     assert other.players.get(seat=0).user == karim
-    standings = {s.key: (s.name, s.wins) for s in services.group_standings(group)}
+    standings = {s.key: (s.name, s.wins) for s in group_standings(group)}
     assert standings[f"user:{karim.pk}"] == ("Karim K", 1)
 
 
@@ -63,9 +66,9 @@ def test_a_plain_member_cannot_link_a_guest_to_someone_else(group, owner, member
     karim = MembershipFactory(group=group).user
     import pytest
 
-    with pytest.raises(services.SheetPermissionDenied):
-        services.link_guest(group=group, by=member, guest_name="Karim", user=karim)
-    assert services.link_guest(group=group, by=karim, guest_name="Karim", user=karim) == 1
+    with pytest.raises(SheetPermissionDenied):
+        link_guest(group=group, by=member, guest_name="Karim", user=karim)
+    assert link_guest(group=group, by=karim, guest_name="Karim", user=karim) == 1
 
 
 def test_the_group_page_lists_the_sheets(client, group, owner, member):

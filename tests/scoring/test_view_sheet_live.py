@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from scoring import services
+from scoring.services.deals import add_deal
 from tests.scoring.conftest import hand, make_sheet
 
 
@@ -20,7 +20,7 @@ def test_an_unchanged_poll_is_an_empty_204_and_a_changed_one_brings_the_new_deal
     assert unchanged.status_code == 204
     assert unchanged.content == b""
 
-    services.add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 27]))
+    add_deal(sheet, by=owner, facts=hand(0, [True, True], [None, 27]))
     changed = client.get(live, {"version": sheet.version}, headers={"HX-Request": "true"})
     assert changed.status_code == 200
     body = changed.content.decode()

@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
+from scoring.services.deals import add_deal
+from scoring.services.errors import SheetError
+from scoring.services.standings import group_standings
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, keyed, make_sheet
 
 # Classic, three players: Olivia and Mona both end five deals on -10, Gina on 170.
@@ -21,7 +24,7 @@ TIED_AFTER_FIVE = [
 
 def play(sheet, by, deals):
     for facts in deals:
-        services.add_deal(sheet, by=by, facts=facts)
+        add_deal(sheet, by=by, facts=facts)
 
 
 def live_part(client, sheet):
@@ -41,7 +44,7 @@ def test_a_classic_game_tied_after_five_deals_goes_on_to_a_tie_break_deal_and_th
     assert 'data-testid="winner"' not in live
     sheet.refresh_from_db()
     assert not sheet.finished
-    assert list(services.sheet_state(sheet).status.totals_by_seat()) == [-10, -10, 170]
+    assert list(sheet_state(sheet).status.totals_by_seat()) == [-10, -10, 170]
 
     # The tie-break deal is entered like any other and marked "TB" in the table.
     response = client.post(
@@ -65,10 +68,10 @@ def test_a_classic_game_tied_after_five_deals_goes_on_to_a_tie_break_deal_and_th
     assert "TB 6" in live
     sheet.refresh_from_db()
     assert (sheet.finished, sheet.winner_seats) == (True, [0])
-    assert list(services.sheet_state(sheet).status.totals_by_seat()) == [-40, 0, 180]
+    assert list(sheet_state(sheet).status.totals_by_seat()) == [-40, 0, 180]
     # The game is over: no seventh deal.
-    with pytest.raises(services.SheetError, match="already over"):
-        services.add_deal(sheet, by=owner, facts=hand(1, [True, True, True], [10, None, 10]))
+    with pytest.raises(SheetError, match="already over"):
+        add_deal(sheet, by=owner, facts=hand(1, [True, True, True], [10, None, 10]))
 
 
 def test_a_tie_break_deal_that_stays_tied_is_followed_by_another(client, group, owner, member):
@@ -90,7 +93,7 @@ def test_with_the_tie_break_option_off_a_tie_is_a_shared_win(client, group, owne
     assert "Enter deal" not in live
     sheet.refresh_from_db()
     assert (sheet.finished, sheet.winner_seats) == (True, [0, 1])
-    standings = {s.name: (s.wins, s.sheets) for s in services.group_standings(group)}
+    standings = {s.name: (s.wins, s.sheets) for s in group_standings(group)}
     assert standings == {"Olivia Owner": (1, 1), "Mona Member": (1, 1), "Gina": (0, 1)}
 
 
@@ -101,7 +104,7 @@ def test_hand_and_foot_has_no_tie_break_a_tie_for_the_highest_total_is_shared(cl
         {"sides": [{**side, "went_out": True, "held": []}, side]},
         {"sides": [side, {**side, "went_out": True, "held": []}]},
     ]
-    assert services.sheet_state(sheet).status.scoring_deals_required == 4
+    assert sheet_state(sheet).status.scoring_deals_required == 4
     play(sheet, owner, deals * 2)  # each side goes out twice: equal totals
     client.force_login(owner)
     sheet.refresh_from_db()

@@ -12,7 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.match import MatchStatus
-from scoring import services
+from scoring.services.deals import add_deal, edit_deal
+from scoring.services.online import record_online_game
+from scoring.services.standings import leaderboard
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +24,7 @@ def _finish(sheet, by, winner, held=10):
     players = sheet.players.count()
     for _ in range(5):
         facts = hand(winner, [True] * players, [None if seat == winner else held for seat in range(players)])
-        services.add_deal(sheet, by=by, facts=facts)
+        add_deal(sheet, by=by, facts=facts)
 
 
 def _rows(page):
@@ -47,13 +49,13 @@ def test_the_leaderboard_counts_games_wins_rate_and_points_per_deal(client, grou
     assert '<td class="num col-games">2</td><td class="num col-wins">1</td>' in flat
     assert "50%" in mona
     assert '<bdi dir="ltr">-5.0</bdi>' in mona
-    # On a phone the wins and points per deal are a second line under the name (issue 29).
+    # On a phone the wins and points per deal are a second line under the name.
     assert "1 win · -5.0 points per deal" in mona.split('data-testid="second-line">')[1]
     # Gina, a guest: 1 game, no win, 10 a deal.
     assert "(guest)" in rows["Gina"]
     assert '<bdi dir="ltr">10.0</bdi>' in rows["Gina"]
     assert "0%" in rows["Gina"]
-    leader = services.leaderboard(group, "hand")
+    leader = leaderboard(group, "hand")
     assert [(r.name, r.games, r.wins, r.win_rate, r.average) for r in leader if r.name == "Olivia Owner"] == [
         ("Olivia Owner", 2, 1, 50, -10.0)
     ]
@@ -93,7 +95,7 @@ def test_hand_and_foot_has_its_own_leaderboard_and_practice_games_are_not_ranked
     client, group, owner, member
 ):
     _finish(make_sheet(group, owner, "classic", [owner, member]), owner, winner=1)
-    services.record_online_game(
+    record_online_game(
         group_id=group.pk,
         game_id=3,
         rule_set="hand-and-foot",
@@ -118,7 +120,7 @@ def test_the_page_says_updating_until_a_correction_is_replayed(
     first_deals = list(sheet.deals.order_by("position"))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         for deal in first_deals[:3]:
-            services.edit_deal(deal, by=owner, facts=hand(1, [True, True], [150, None]))
+            edit_deal(deal, by=owner, facts=hand(1, [True, True], [150, None]))
     client.force_login(owner)
     url = reverse("scoring:standings", args=[group.slug])
     assert 'data-testid="ratings-updating"' in client.get(url).content.decode()

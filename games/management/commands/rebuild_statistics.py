@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 from games.models import Game
 from games.results import record_result
 from handsite.models import PlayerGroup
-from scoring import services as scoring_services
+from scoring.services.sheets import rebuild_statistics
 
 
 class Command(BaseCommand):
@@ -19,5 +19,5 @@ class Command(BaseCommand):
             games += bool(record_result(game_id))
         sheets = 0
         for group_id in PlayerGroup.objects.values_list("pk", flat=True).iterator():
-            sheets += scoring_services.rebuild_statistics(group_id)
+            sheets += rebuild_statistics(group_id)
         self.stdout.write(f"online games reported: {games}; sheets rewritten: {sheets}")
