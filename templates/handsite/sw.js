@@ -1,7 +1,10 @@
 {% autoescape off %}// The service worker of the site (served at /sw.js: its scope is the whole site).
 // - Static files with a hashed name are taken from the cache first (their content never changes).
 // - Pages always come from the network (never stale); with no connection, a page the worker cannot fetch
-//   shows the offline page in the player's language (the language of the last page they saw).
+//   shows the copy a page asked to keep for that case (a score sheet and its deal form, in the
+//   "kept-pages" cache, refreshed each time they are opened online), else the offline page in the
+//   player's language (the language of the last page they saw).
+// - Background Sync ("hand-deals"): the open score sheets are asked to send the deals they keep.
 // - Pushes show a notification; tapping it opens the game. The app icon's badge follows the count.
 const VERSION = {{ version }};
 const CACHE = "hand-" + VERSION;
@@ -12,6 +15,7 @@ const STATIC = {{ static_prefix }};
 const ICON = {{ icon }};
 const BADGE_ICON = {{ badge_icon }};
 const LANGUAGE_KEY = "/sw/language";
+const KEPT = "kept-pages";
 const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
 
 self.addEventListener("install", (event) => {
@@ -41,6 +45,17 @@ async function offlinePage() {
   const saved = await cache.match(LANGUAGE_KEY);
   const language = saved ? await saved.text() : DEFAULT_LANGUAGE;
   return (await cache.match(OFFLINE[language] || OFFLINE[DEFAULT_LANGUAGE])) || Response.error();
+}
+
+async function refreshKept(request, response) {
+  if (!response.ok || response.redirected) return;
+  const cache = await caches.open(KEPT);
+  if (await cache.match(request.url)) await cache.put(request.url, response);
+}
+
+async function keptOrOffline(request) {
+  const kept = await (await caches.open(KEPT)).match(request.url);
+  return kept || offlinePage();
 }
 
 async function fromCacheFirst(request) {
@@ -78,12 +93,19 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          event.waitUntil(rememberLanguage(response.clone()));
+          event.waitUntil(Promise.all([rememberLanguage(response.clone()), refreshKept(request, response.clone())]));
           return response;
         })
-        .catch(() => offlinePage()),
+        .catch(() => keptOrOffline(request)),
     );
   }
+});
+
+self.addEventListener("sync", (event) => {
+  if (event.tag !== "hand-deals") return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((windows) => windows.forEach((client) => client.postMessage({ type: "send-deals" }))),
+  );
 });
 
 function setBadge(count) {
