@@ -91,8 +91,10 @@ def test_two_deals_entered_offline_arrive_once_in_order_when_the_connection_is_b
     status = page.evaluate(
         """async ([post, id]) => {
             const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
-            const body = new URLSearchParams({csrfmiddlewaretoken: token, deal_key: id, position: "1",
-                winner: "2", finish: "normal", held_points_0: "25", held_points_1: "40", held_points_3: "10"});
+            const body = new URLSearchParams({
+                csrfmiddlewaretoken: token, deal_key: id, position: "1", winner: "2", finish: "normal",
+                held_points_0: "25", held_points_1: "40", held_points_3: "10",
+            });
             const response = await fetch(post, {method: "POST", body, credentials: "same-origin"});
             return response.status;
         }""",
@@ -106,8 +108,11 @@ def test_two_deals_entered_offline_arrive_once_in_order_when_the_connection_is_b
             const open = indexedDB.open("hand-scores", 1);
             open.onsuccess = () => {
                 const tx = open.result.transaction("deals", "readwrite");
-                tx.objectStore("deals").put({id, sheet: document.querySelector("[data-offline-deals]").dataset.sheet,
-                    order: 1, made: Date.now(), position: 1, fields: [["winner", "2"]], facts: [], state: "waiting"});
+                const sheet = document.querySelector("[data-offline-deals]").dataset.sheet;
+                tx.objectStore("deals").put({
+                    id, sheet, order: 1, made: Date.now(), position: 1, fields: [["winner", "2"]], facts: [],
+                    state: "waiting",
+                });
                 tx.oncomplete = () => resolve(true);
             };
         })""",
