@@ -73,7 +73,7 @@
       }
       slot("reason").hidden = deal.state !== "refused";
       slot("reason").textContent = deal.reason || "";
-      slot("fix").hidden = deal.state !== "refused";
+      slot("fix-link").hidden = deal.state !== "refused";
       slot("fix-link").href = `${post}#fix=${deal.id}`;
       slot("drop").addEventListener("click", () => drop(deal.id));
       list.append(row);
@@ -125,7 +125,9 @@
       if (block.disabled || block.hidden) continue;
       const parts = partsOf([...block.querySelectorAll("input")].filter((input) => input.closest("fieldset") === block));
       const legend = block.querySelector(":scope > legend");
-      if (parts.length) lines.push((legend ? `${legend.textContent.trim()}: ` : "") + parts.join(" · "));
+      const name = legend ? legend.textContent.trim() : "";
+      const lead = !name ? "" : /[?؟:]$/.test(name) ? `${name} ` : `${name}: `;
+      if (parts.length) lines.push(lead + parts.join(" · "));
     }
     return lines;
   }
