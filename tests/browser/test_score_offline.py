@@ -123,7 +123,9 @@ def test_two_deals_entered_offline_arrive_once_in_order_when_the_connection_is_b
     assert Deal.objects.count() == 2
 
 
-def test_a_deal_someone_saved_first_is_shown_with_the_reason_and_kept_to_drop(open_as, group, owner, member):
+def test_a_deal_someone_saved_first_is_shown_with_the_reason_and_kept_to_drop(
+    open_as, screenshot, group, owner, member
+):
     from playwright.sync_api import expect
 
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
@@ -139,6 +141,7 @@ def test_a_deal_someone_saved_first_is_shown_with_the_reason_and_kept_to_drop(op
     expect(refused).to_contain_text("Not saved")
     expect(page.get_by_test_id("waiting-deal").nth(1)).to_contain_text("Waiting to send")  # behind it
     assert Deal.objects.count() == 1
+    screenshot(page, "waiting-deal-refused-390")
 
     refused.get_by_test_id("drop-waiting").click()  # its place is Mona's: the next keeps place 2
     _wait(lambda: Deal.objects.count() == 2)
@@ -188,3 +191,19 @@ def test_the_sheet_with_waiting_deals_fits_a_phone(open_as, screenshot, group, o
     expect(page.get_by_test_id("waiting-deal")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, f"sheet-waiting-deals-360-{language}-{'dark' if dark else 'light'}")
+
+
+def test_the_sheet_keeps_the_screen_on_until_the_toggle_says_not_to(open_as, group, owner, member):
+    from playwright.sync_api import expect
+
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
+    page = open_as(owner, _sheet_url(group, sheet), 390)
+    toggle = page.get_by_test_id("wake-lock")
+    expect(toggle).to_be_checked()
+    box = page.locator("[data-wake-lock]")
+    expect(box).to_have_attribute("data-held", "1")  # Screen Wake Lock held while the sheet is open
+    toggle.uncheck()
+    expect(box).to_have_attribute("data-held", "0")
+    page.reload()  # the choice stays on this phone
+    expect(page.get_by_test_id("wake-lock")).not_to_be_checked()
+    assert page.locator("[data-wake-lock]").get_attribute("data-held") is None

@@ -81,6 +81,8 @@
     count = deals.length;
     root.hidden = count === 0;
     root.querySelector("[data-offline-offline]").hidden = navigator.onLine;
+    const kept = document.querySelector("[data-offline-kept]");
+    if (kept && navigator.onLine) kept.hidden = true;
     return deals;
   }
 
@@ -361,14 +363,19 @@
     if (!toggle.checked || document.visibilityState !== "visible" || lock) return;
     try {
       lock = await navigator.wakeLock.request("screen");
-      lock.addEventListener("release", () => { lock = null; });
+      box.dataset.held = "1";
+      lock.addEventListener("release", () => {
+        lock = null;
+        box.dataset.held = "0";
+      });
     } catch {
-      lock = null; // refused (battery saver, no user gesture yet): the screen sleeps as usual
+      lock = null; // refused (battery saver, a hidden page): the screen sleeps as usual
     }
   }
   function release() {
     if (lock) lock.release().catch(() => {});
     lock = null;
+    box.dataset.held = "0";
   }
   toggle.addEventListener("change", () => {
     localStorage.setItem(KEY, toggle.checked ? "on" : "off");
