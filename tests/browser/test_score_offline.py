@@ -207,3 +207,40 @@ def test_the_sheet_keeps_the_screen_on_until_the_toggle_says_not_to(open_as, gro
     page.reload()  # the choice stays on this phone
     expect(page.get_by_test_id("wake-lock")).not_to_be_checked()
     assert page.locator("[data-wake-lock]").get_attribute("data-held") is None
+
+
+def test_a_deal_saved_on_another_phone_meanwhile_does_not_make_the_offline_deal_out_of_date(
+    open_as, group, owner, member
+):
+    from playwright.sync_api import expect
+
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
+    page = open_as(owner, _sheet_url(group, sheet), 390)
+    _controlled_with_kept_pages(page, group, sheet)
+    services.add_deal(sheet, by=member, facts=hand(3, [True, True, True, False], [5, 5, 5, None]))
+    expect(page.get_by_test_id("deals").locator("tbody tr[data-deal-key]")).to_have_count(1)  # the live part
+    form = _sheet_url(group, sheet) + "deals/new/"
+    _wait(
+        lambda: (
+            'name="position" value="2"'
+            in page.evaluate(
+                f'caches.open("kept-pages").then((c) => c.match("{form}")).then((r) => r.text())'
+            )
+        )
+    )
+    page.context.set_offline(True)
+    page.goto(form)
+    _enter(page, 2, {0: "25", 1: "40", 3: "10"})
+    expect(page.get_by_test_id("waiting-deal")).to_have_count(1)
+    page.context.set_offline(False)
+    _wait(lambda: Deal.objects.count() == 2)
+    assert Deal.objects.get(position=2).created_by == owner
+
+
+def test_signing_out_forgets_the_pages_kept_for_offline(open_as, group, owner, member):
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
+    page = open_as(owner, _sheet_url(group, sheet), 390)
+    _controlled_with_kept_pages(page, group, sheet)
+    page.context.clear_cookies()
+    page.goto("/")
+    _wait(lambda: not page.evaluate('caches.has("kept-pages")'))

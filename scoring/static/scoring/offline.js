@@ -224,7 +224,7 @@
   // Deals arrived: the sheet shows them (scored); an untouched deal form starts afresh from the server.
   let touched = false;
   function arrivedNow(last, left) {
-    refreshKept(true);
+    refreshKept([sheet, post]);
     if (left.length) return;
     if (!form || !touched) {
       if (form) location.replace(post);
@@ -303,21 +303,27 @@
   }
 
   // Copies of this sheet and its deal form, for opening them with no connection: the worker serves
-  // them only when the network fails, and refreshes them each time they are opened online; this adds
-  // the ones it does not have yet (the deal form only while deals can be entered).
-  async function refreshKept(again = false) {
+  // them only when the network fails, and refreshes them each time they are opened online. This adds
+  // the ones it does not have yet, and fetches the deal form again (``fresh``) whenever the sheet is
+  // shown or changes, so that a deal entered offline is made for the place the sheet has now.
+  async function refreshKept(fresh = []) {
     if (!window.caches || !navigator.onLine || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     const open = form || document.querySelector(`a[href="${CSS.escape(post)}"]`);
     try {
       const cache = await caches.open(PAGES);
       await Promise.all((open ? [sheet, post] : [sheet]).map(async (url) => {
-        if (!again && (await cache.match(url))) return;
+        if (!fresh.includes(url) && (await cache.match(url))) return;
         const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
         if (response.ok && !response.redirected) await cache.put(url, response);
       }));
     } catch {
       // nothing kept this time
     }
+  }
+  const live = document.getElementById("sheet-live");
+  if (!form && live && live.parentElement) {
+    // The live part is swapped whole when the sheet changed (a deal from another phone).
+    new MutationObserver(() => refreshKept([post])).observe(live.parentElement, { childList: true });
   }
 
   root.querySelector("[data-offline-send]").addEventListener("click", () => send());
@@ -336,7 +342,7 @@
         navigator.serviceWorker.ready.then((registration) => registration.sync.register("hand-deals")).catch(() => {});
       }
     } else if (navigator.onLine) {
-      refreshKept();
+      refreshKept(form ? [] : [post]);
     }
   });
 
