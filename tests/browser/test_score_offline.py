@@ -218,7 +218,8 @@ def test_a_deal_saved_on_another_phone_meanwhile_does_not_make_the_offline_deal_
     page = open_as(owner, _sheet_url(group, sheet), 390)
     _controlled_with_kept_pages(page, group, sheet)
     services.add_deal(sheet, by=member, facts=hand(3, [True, True, True, False], [5, 5, 5, None]))
-    expect(page.get_by_test_id("deals").locator("tbody tr[data-deal-key]")).to_have_count(1)  # the live part
+    # the live part (polled every 5 s) brings it
+    expect(page.get_by_test_id("deals").locator("tbody tr[data-deal-key]")).to_have_count(1, timeout=15000)
     form = _sheet_url(group, sheet) + "deals/new/"
     _wait(
         lambda: (
