@@ -305,7 +305,8 @@
   // Copies of this sheet and its deal form, for opening them with no connection: the worker serves
   // them only when the network fails, and refreshes them each time they are opened online. This adds
   // the ones it does not have yet, and fetches the deal form again (``fresh``) whenever the sheet is
-  // shown or changes, so that a deal entered offline is made for the place the sheet has now.
+  // shown or changes, so that a deal entered offline is made for the place the sheet has now. Opening
+  // the deal form is one request: it keeps nothing itself, until its waiting deals have arrived.
   async function refreshKept(fresh = []) {
     if (!window.caches || !navigator.onLine || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     const open = form || document.querySelector(`a[href="${CSS.escape(post)}"]`);
@@ -341,8 +342,8 @@
       if (navigator.serviceWorker && window.SyncManager) {
         navigator.serviceWorker.ready.then((registration) => registration.sync.register("hand-deals")).catch(() => {});
       }
-    } else if (navigator.onLine) {
-      refreshKept(form ? [] : [post]);
+    } else if (navigator.onLine && !form) {
+      refreshKept([post]); // the deal form itself asks for nothing more than its page
     }
   });
 
