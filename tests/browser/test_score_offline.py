@@ -245,3 +245,38 @@ def test_signing_out_forgets_the_pages_kept_for_offline(open_as, group, owner, m
     page.context.clear_cookies()
     page.goto("/")
     _wait(lambda: not page.evaluate('caches.has("kept-pages")'))
+
+
+def test_with_no_sheet_open_background_sync_sends_the_kept_deals(open_as, live_server, group, owner, member):
+    from playwright.sync_api import expect
+
+    sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
+    page = _go_offline_to_the_deal_form(open_as, group, owner, sheet)
+    _enter(page, 2, {0: "25", 1: "40", 3: "10"})
+    _enter(page, 1, {0: "15", 2: "20", 3: "5"})
+    expect(page.get_by_test_id("waiting-deal")).to_have_count(2)
+    elsewhere = page.context.new_page()  # a tab outside the site, to talk to the browser
+    cdp = page.context.new_cdp_session(elsewhere)
+    registrations = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"])
+    )
+    cdp.send("ServiceWorker.enable")
+    for _ in range(100):  # the events arrive while Playwright waits
+        if any(not r["isDeleted"] for r in registrations):
+            break
+        elsewhere.wait_for_timeout(100)
+    page.close()  # no sheet open any more
+    elsewhere.context.set_offline(False)
+    registration = next(r for r in registrations if not r["isDeleted"])
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": live_server.url,
+            "registrationId": registration["registrationId"],
+            "tag": "hand-deals",
+            "lastChance": False,
+        },
+    )
+    _wait(lambda: Deal.objects.count() == 2)
+    assert [d.facts["winner"] for d in Deal.objects.order_by("position")] == [2, 1]

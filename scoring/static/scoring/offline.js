@@ -282,6 +282,7 @@
         await keep({
           id: newId(),
           sheet,
+          post,
           order: Date.now(),
           made: Date.now(),
           position: before ? (before.position ? before.position + 1 : null) : pagePosition,
