@@ -6,6 +6,7 @@ over" to the player who did not make the last move."""
 import datetime as dt
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, services
@@ -105,7 +106,7 @@ def _play_to_the_end(game):
 
 
 def test_the_games_end_is_pushed_to_the_player_who_did_not_end_it(
-    vapid, push_service, add_device, game, owner, member
+    client, vapid, push_service, add_device, game, owner, member
 ):
     names = {owner.pk: "owner", member.pk: "member"}
     devices = {user.pk: add_device(user, names[user.pk])[0] for user in (owner, member)}
@@ -125,6 +126,10 @@ def test_the_games_end_is_pushed_to_the_player_who_did_not_end_it(
     end = next(p for p in ends if p["title"] == "The game is over")
     assert end["body"] == f"{game} ({game.group.name})"
     assert end["url"].endswith(game.get_absolute_url())
+    client.force_login(other)  # and the in-site list says it
+    assert (
+        f"{game} is over: see the final scores." in client.get(reverse("notification_list")).content.decode()
+    )
 
 
 def test_a_player_on_the_site_when_the_game_ends_gets_no_push_for_it(
