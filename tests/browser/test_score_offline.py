@@ -143,6 +143,7 @@ def test_a_deal_someone_saved_first_is_shown_with_the_reason_and_kept_to_drop(
     assert Deal.objects.count() == 1
     screenshot(page, "waiting-deal-refused-390")
 
+    page.once("dialog", lambda dialog: dialog.accept())  # "Drop this deal? ... is lost."
     refused.get_by_test_id("drop-waiting").click()  # its place is Mona's: the next keeps place 2
     _wait(lambda: Deal.objects.count() == 2)
     assert Deal.objects.get(position=2).facts["winner"] == 1

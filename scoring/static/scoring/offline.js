@@ -75,7 +75,9 @@
       slot("reason").textContent = deal.reason || "";
       slot("fix-link").hidden = deal.state !== "refused";
       slot("fix-link").href = `${post}#fix=${deal.id}`;
-      slot("drop").addEventListener("click", () => drop(deal.id));
+      slot("drop").addEventListener("click", (event) => {
+        if (window.confirm(event.currentTarget.dataset.confirm)) drop(deal.id);
+      });
       list.append(row);
     }
     count = deals.length;
