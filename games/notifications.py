@@ -28,6 +28,7 @@ from handsite import notifications, services, timefmt
 from handsite.links import absolute_url
 from handsite.models import Notification
 from handsite.notifications import Content, DigestLine, DigestSection, Kind
+from handsite.push import services as push_services
 
 YOUR_TURN = "your_turn"
 REMINDER = "reminder"
@@ -39,6 +40,7 @@ DECLINED, EXPIRED, STARTED, ANSWERED = "declined", "expired", "started", "answer
 SEAT_LEFT = "seat_left"  # a player handed their seat to a bot
 GAME_ENDED = "game_ended"  # the group's owner or an admin ended the game early
 CHAT = "chat"  # a table-talk message: in-site only (the header's count, the digest), never e-mailed alone
+GAME_FINISHED = "game_finished"  # the game reached its end: in-site, and pushed to who chose push
 TURN_KINDS = (YOUR_TURN, REMINDER, LOW_TIME)
 """Kinds about the turn in progress: out of date (not e-mailed) once the turn is over."""
 
@@ -576,7 +578,9 @@ def chat_written(game: Game, seats, message) -> list[int]:
         for seat in seats
         if seat.user_id is not None and seat.user_id != message.author_id
     ]
-    return services.notify_many(rows)
+    ids = services.notify_many(rows)
+    push_services.hand_over_in_site(ids)  # several unread make one push per game (games.push)
+    return ids
 
 
 def chat_read(user, game: Game) -> int:
@@ -598,6 +602,38 @@ def chat_deleted(game: Game, seats, message) -> int:
     )
 
 
+def game_finished(game: Game, seats, *, mover_seat: int | None = None) -> list[int]:
+    """The game reached its end: an in-site notification for each person seated (not the one whose move
+    ended it, who is on the page), pushed to those who chose push for a game's end and are not on the
+    site now. Exactly once per seat; in the move's transaction."""
+    rows = [
+        {
+            "recipient": seat.user_id,
+            "kind": GAME_FINISHED,
+            "key": f"game:{game.pk}:{seat.number}:finished",
+            "topic": topic(game.pk),
+            "link": game.get_absolute_url(),
+            "data": {"game": game.pk, "seat": seat.number},
+        }
+        for seat in seats
+        if seat.user_id is not None and seat.number != mover_seat
+    ]
+    ids = services.notify_many(rows)
+    push_services.hand_over_in_site(ids, unless_present=True)
+    return ids
+
+
+def describe_finished(rows) -> list[str]:
+    games = _games_of(rows)
+    return [
+        _("%(game)s is over: see the final scores.")
+        % {"game": game_name(games[(row.data or {}).get("game")])}
+        if (row.data or {}).get("game") in games
+        else _("A game that no longer exists is over.")
+        for row in rows
+    ]
+
+
 def describe_chat(rows) -> list[str]:
     games = _games_of(rows)
     lines = []
@@ -607,6 +643,13 @@ def describe_chat(rows) -> list[str]:
         author = (row.data or {}).get("author") or _("A player")
         lines.append(_("%(name)s wrote in the table talk of %(game)s.") % {"name": author, "game": name})
     return lines
+
+
+def unread_chat_of(user_id: int, game_id: int) -> int:
+    """How many messages of the game's table talk the person has not read."""
+    return Notification.objects.filter(
+        user_id=user_id, kind=CHAT, topic=topic(game_id), read_at__isnull=True
+    ).count()
 
 
 def _unread_chat(user_id: int):
@@ -688,6 +731,9 @@ def register_all() -> None:
     notifications.register(Kind(name=GAME_ENDED, email=notifications.EMAIL_WARNING))
     notifications.register_digest(DIGEST)
     notifications.register(Kind(name=CHAT, email=notifications.EMAIL_NEVER, describe=describe_chat))
+    notifications.register(
+        Kind(name=GAME_FINISHED, email=notifications.EMAIL_NEVER, describe=describe_finished)
+    )
     notifications.register_digest(CHAT_DIGEST)
 
 

@@ -6,7 +6,7 @@ on the player."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import notifications as game_notifications
 from games.models import Game
@@ -68,6 +68,22 @@ def render_end(rows, reader) -> Message | None:
     return Message(title=_("The game is over"), body=body, url=row.link, tag=f"{row.topic}:end")
 
 
+def render_chat(rows, reader) -> Message | None:
+    """Table talk: how many messages of the game the reader has not read (one push per game until they
+    open it; a newer one replaces it on the device)."""
+    row = rows[0]
+    game = _game_of(row)
+    if game is None:
+        return None
+    unread = game_notifications.unread_chat_of(row.user_id, game.pk)
+    body = ngettext(
+        "%(n)s unread message in the table talk of %(game)s",
+        "%(n)s unread messages in the table talk of %(game)s",
+        unread,
+    ) % {"n": unread, "game": _where(game)}
+    return Message(title=_("Table talk"), body=body, url=row.link, tag=f"{row.topic}:chat")
+
+
 def _group_of(row) -> int | None:
     game_id = (row.data or {}).get("game")
     return Game.objects.filter(pk=game_id).values_list("group_id", flat=True).first() if game_id else None
@@ -95,6 +111,7 @@ def register_all() -> None:
     messages.register_topic(Topic("time", gettext_lazy("Time running low or out")))
     messages.register_topic(Topic("invitation", gettext_lazy("Game invitations and answers")))
     messages.register_topic(Topic("end", gettext_lazy("A game ends or a player leaves")))
+    messages.register_topic(Topic("chat", gettext_lazy("Table talk messages")))
     messages.register(
         PushKind(game_notifications.YOUR_TURN, "turn", render_turn, once_until_read=True),
     )
@@ -105,5 +122,7 @@ def register_all() -> None:
     messages.register(PushKind(game_notifications.INVITATION_NEWS, "invitation", render_invitation))
     messages.register(PushKind(game_notifications.GAME_ENDED, "end", render_end))
     messages.register(PushKind(game_notifications.SEAT_LEFT, "end", render_end))
+    messages.register(PushKind(game_notifications.GAME_FINISHED, "end", render_end))
+    messages.register(PushKind(game_notifications.CHAT, "chat", render_chat, once_until_read=True))
     messages.register_badge(_waiting_games)
     webhook_messages.register(game_notifications.YOUR_TURN, group_of=_group_of, ping=_ping)

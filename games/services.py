@@ -882,7 +882,7 @@ def _save(result: MoveResult, *, previous_turn: tuple | None, batch: _Batch | No
     if ended:
         _on_deal_end(game, ended)
     if state.finished and game.status != GameStatus.FINISHED:
-        _on_game_end(game)
+        _on_game_end(game, result)
     if _turn_key(state) != previous_turn or previous_turn is None:
         actor = next((m.seat for m in result.moves if m.kind == MoveKind.PLAYER), None)
         returned = actor is not None and previous_turn is not None and state.current == actor
@@ -964,9 +964,14 @@ def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
     site_services.run_after_commit(games_tasks.record_online_result, game.pk)  # the standings, soon
 
 
-def _on_game_end(game: Game) -> None:
+def _on_game_end(game: Game, result: MoveResult) -> None:
+    """The game reached its end: the players are told (in-site, and by push to who chose it)."""
+    from games import notifications
+
     game.status = GameStatus.FINISHED
     game.finished_at = timezone.now()
+    mover = next((m.seat for m in result.moves if m.kind == MoveKind.PLAYER), None)
+    notifications.game_finished(game, result.seats, mover_seat=mover)
 
 
 # --- Timeouts (called by the deadline scan of issue 6) -----------------------------------------

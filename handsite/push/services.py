@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from handsite import notifications
-from handsite.models import Notification, NotificationState
+from handsite.models import Notification, NotificationPreference, NotificationState
 from handsite.push import messages
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
 from handsite.webhooks.services import ping_for
@@ -129,6 +129,44 @@ def hand_over(notification: Notification, pref, now: dt.datetime) -> bool:
 
             send_pushes.delay_on_commit(made)
     return channel in (Channel.EMAIL, Channel.BOTH)
+
+
+def hand_over_in_site(notification_ids: list[int], *, unless_present: bool = False, now=None) -> list[int]:
+    """Notifications of kinds the outbox never e-mails (a chat message, a game's end) still go by push
+    to the people whose channel choice for their kind includes push: one delivery per device, sent after
+    the commit (held, like the others, while the person is on the site). ``unless_present``: someone on
+    the site now gets none (they see it there). Returns the ids of the deliveries made."""
+    if not notification_ids or not messages.enabled():
+        return []
+    now = now or timezone.now()
+    rows = list(Notification.objects.filter(pk__in=notification_ids).values_list("pk", "user_id", "kind"))
+    users = {user_id for _pk, user_id, _kind in rows}
+    chosen = {
+        (user_id, topic): channel
+        for user_id, topic, channel in ChannelChoice.objects.filter(user_id__in=users).values_list(
+            "user_id", "topic", "channel"
+        )
+    }
+    if unless_present:
+        users -= set(
+            NotificationPreference.objects.filter(
+                user_id__in=users, last_seen_at__gt=now - notifications.PRESENT_FOR
+            ).values_list("user_id", flat=True)
+        )
+    wanted: dict[int, list[int]] = {}
+    for pk, user_id, kind in rows:
+        topic = messages.topic_of(kind)
+        if user_id in users and topic and chosen.get((user_id, topic), Channel.BOTH) in PUSHED:
+            wanted.setdefault(user_id, []).append(pk)
+    made = [delivery for user_id, ids in wanted.items() for delivery in fan_out(user_id, ids, now)]
+    if made:
+        from handsite.push.tasks import send_pushes
+
+        send_pushes.delay_on_commit(made)
+    return made
+
+
+PUSHED = (Channel.PUSH, Channel.BOTH)
 
 
 def fan_out(user_id: int, notification_ids: list[int], now: dt.datetime) -> list[int]:

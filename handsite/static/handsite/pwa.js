@@ -5,6 +5,8 @@
   if (!("serviceWorker" in navigator)) return;
   const ready = navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(() => navigator.serviceWorker.ready);
   ready.catch(() => {});
+  // Signed out: the copies of pages kept for opening without a connection go too.
+  if (document.body && document.body.dataset.signedIn === "0" && window.caches) caches.delete("kept-pages").catch(() => {});
 
   // The badge, on each visit of the installed app (a push updates it in between); a browser tab has no
   // icon to badge, so it asks nothing.
