@@ -30,7 +30,7 @@ from games import notifications as game_notifications
 from games import services
 from games.models import DEADLINE_SCAN, Game, GameStatus
 from handsite import notifications
-from handsite import services as site_services
+from handsite.services import preferences
 
 LOW_TIME_SHARE = 0.8
 """The low-time warning goes out when this share of the time per move has passed."""
@@ -190,12 +190,12 @@ def _my_turn_games(user) -> list[int]:
 def start_vacation(user, days: int, now: dt.datetime | None = None):
     """Book ``days`` days of vacation from now (or extend the current one); the deadlines of the games
     waiting for this person pause at once (:func:`vacation_started`). Raises PreferenceError."""
-    return site_services.book_vacation(user, days, now or timezone.now())
+    return preferences.book_vacation(user, days, now or timezone.now())
 
 
 def end_vacation(user, now: dt.datetime | None = None):
     """Back early: the unused whole days return, and paused deadlines come back by the unused time."""
-    pref, _old_until = site_services.cancel_vacation(user, now or timezone.now())
+    pref, _old_until = preferences.cancel_vacation(user, now or timezone.now())
     return pref
 
 

@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "handsite.middleware.AuthenticationMiddleware",  # Django's, for sessions naming a removed backend
     "handsite.middleware.SessionCacheUnreachableMiddleware",  # a log-out Redis did not confirm: a 503
-    "handsite.i18n.UserLanguageMiddleware",
+    "handsite.user_language.UserLanguageMiddleware",
     "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (full pages: 1 query)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

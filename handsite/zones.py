@@ -53,9 +53,9 @@ class ZoneField(forms.CharField):
 def adopt_at_login(sender, request, user, **kwargs):
     """``user_logged_in``: the first log-in (sign-up included) takes the browser's zone, which site.js
     put in the zone cookie, if the person has no preferences yet."""
-    from handsite import services
     from handsite.middleware import TIME_ZONE_COOKIE
+    from handsite.services import preferences
 
     name = request.COOKIES.get(TIME_ZONE_COOKIE, "") if request is not None else ""
-    if name in notifications.time_zone_names() and services.adopt_time_zone(user, name):
+    if name in notifications.time_zone_names() and preferences.adopt_time_zone(user, name):
         request.reader_time_zone = name

@@ -10,5 +10,5 @@
   service worker at ``/sw.js`` and the offline page.
 
 handsite's outbox hands each notification it delivers to :func:`handsite.push.services.hand_over` (one
-call in ``handsite.services.deliver``); nothing else in the outbox knows about push.
+call in ``handsite.services.delivery.deliver``); nothing else in the outbox knows about push.
 """

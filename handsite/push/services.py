@@ -25,6 +25,7 @@ from handsite import notifications
 from handsite.models import Notification, NotificationState
 from handsite.push import messages
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
+from handsite.services.task_queue import queue_after_commit
 from handsite.webhooks.services import ping_for
 
 log = logging.getLogger(__name__)
@@ -125,9 +126,7 @@ def hand_over(notification: Notification, pref, now: dt.datetime) -> bool:
             )
         made = fan_out(notification.user_id, ids, now)
         if made:
-            from handsite.push.tasks import send_pushes
-
-            send_pushes.delay_on_commit(made)
+            queue_after_commit("handsite.push.tasks.send_pushes", made)
     return channel in (Channel.EMAIL, Channel.BOTH)
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from handsite.i18n import language_of
 from handsite.links import absolute_url
 from handsite.models import Membership, Notification, Role
+from handsite.services.task_queue import queue_after_commit
 from handsite.webhooks import messages
 from handsite.webhooks.models import GroupWebhook, PingState, WebhookKind, WebhookPing
 
@@ -92,9 +93,7 @@ def ping_for(notification: Notification, now: dt.datetime) -> int | None:
             )
     except IntegrityError:
         return None
-    from handsite.webhooks.tasks import send_ping
-
-    send_ping.delay_on_commit(row.pk)
+    queue_after_commit("handsite.webhooks.tasks.send_ping", row.pk)
     return row.pk
 
 

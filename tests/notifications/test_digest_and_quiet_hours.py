@@ -9,8 +9,8 @@ from django.core import mail
 from games.models import Game
 from games.notifications import topic as game_topic
 from handsite import notifications, tasks
-from handsite import services as site_services
 from handsite.models import Notification, NotificationState
+from handsite.services import outbox
 from tests.notifications.conftest import player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,7 @@ def test_the_digest_lists_every_waiting_game_soonest_deadline_first_once_a_day(
 
 def test_no_digest_when_no_game_waits(owner, prefs):
     prefs(owner, daily_digest=True, digest_hour=0)
-    assert site_services.make_digests() == []
+    assert outbox.make_digests() == []
 
 
 def test_it_is_the_player_to_move_who_gets_the_turn_email(game):
