@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import MOVE_HOURS_CHOICES, Game, GameStatus, Seat
-from handsite import notifications, timefmt
+from handsite import notification_prefs, notifications, timefmt
 from handsite.links import absolute_url
 from handsite.models import Notification
 from handsite.notifications import Content, DigestLine, DigestSection, Kind
@@ -703,7 +703,7 @@ def mark_game_read(user, game: Game) -> int:
 def opened(user, game: Game) -> int:
     """The game's page was opened: its notifications are read (so its next "your turn" may be e-mailed)
     and the player is present (e-mails held while they are here)."""
-    notifications.presence_due(user.pk)  # the page's first polls need not write it again
+    notification_prefs.presence_due(user.pk)  # the page's first polls need not write it again
     preferences.record_presence(user.pk)
     return outbox.mark_read(user, topic=topic(game.pk))
 
@@ -711,7 +711,7 @@ def opened(user, game: Game) -> int:
 def polled(user_id: int, *, always: bool = False) -> int | None:
     """The game's page polled: presence is written at most every SEEN_EVERY; then (or ``always``) the
     person's unread count for the header, else None (nothing to tell: the poll stays one query)."""
-    due = notifications.presence_due(user_id)
+    due = notification_prefs.presence_due(user_id)
     if due:
         preferences.record_presence(user_id)
     if due or always:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from handsite import notifications, timefmt
+from handsite import notification_prefs, notifications, timefmt
 from handsite.models import Notification, NotificationPreference
 from handsite.services import outbox, preferences
 from handsite.zones import ZoneField
@@ -121,7 +121,7 @@ def notification_settings(request):
             if vacation_form.is_valid():
                 try:
                     preferences.book_vacation(request.user, vacation_form.cleaned_data["days"], now)
-                except notifications.PreferenceError as error:
+                except notification_prefs.PreferenceError as error:
                     vacation_form.add_error("days", error.message)
                 else:
                     messages.success(request, _("Enjoy your vacation. Your deadlines are paused."))
@@ -136,8 +136,8 @@ def notification_settings(request):
         "vacation_form": vacation_form,
         "pref": pref,
         "on_vacation": pref.on_vacation(now),
-        "days_left": notifications.days_left(pref, now),
-        "allowance": notifications.vacation_allowance(),
+        "days_left": notification_prefs.days_left(pref, now),
+        "allowance": notification_prefs.vacation_allowance(),
     }
     return render(request, "handsite/notifications_settings.html", context)
 
@@ -147,10 +147,10 @@ def notification_settings(request):
 def set_time_zone(request):
     """One tap: show times in the zone the browser proposed (site.js, Intl API)."""
     name = request.POST.get("time_zone", "")[:64]
-    if name in notifications.time_zone_names():
+    if name in notification_prefs.time_zone_names():
         preferences.set_time_zone(request.user, name)
         request.reader_time_zone = name  # the middleware sets the zone's cookie
-        label = timefmt.zone_label(notifications.zone_named(name))
+        label = timefmt.zone_label(notification_prefs.zone_named(name))
         messages.success(request, _("Times are now shown in %(zone)s time.") % {"zone": label})
     else:
         messages.error(request, _("That is not a time zone. Choose one in your reminder settings."))
@@ -186,7 +186,7 @@ def unsubscribe(request, token: str):
     user_id = notifications.user_id_from_token(token)
     if user_id is None:
         raise Http404(_("This unsubscribe link is not valid."))
-    pref = notifications.preference_of(user_id)
+    pref = notification_prefs.preference_of(user_id)
     form = EmailChoiceForm(
         initial={name: getattr(pref, name) for name in ("your_turn_email", "reminders", "daily_digest")}
     )

@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from handsite import notifications
+from handsite import notification_prefs, notifications
 from handsite.models import Notification, NotificationState
 from handsite.push import messages
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
@@ -168,12 +168,12 @@ def _finish(delivery_id: int, state: str, **fields) -> None:
 def _held_until(notification: Notification, pref, now: dt.datetime) -> dt.datetime | None:
     """When a push must wait: as the e-mail would (vacation, the grace after the person left, quiet
     hours); and nothing is pushed while the person is on the site (their page polls)."""
-    later = notifications.held_until(notification, pref, now) or notifications.quiet_until(pref, now)
+    later = notifications.held_until(notification, pref, now) or notification_prefs.quiet_until(pref, now)
     if later is not None:
         return later
     seen = pref.last_seen_at
-    if seen is not None and seen > now - notifications.PRESENT_FOR:
-        return seen + notifications.PRESENT_FOR
+    if seen is not None and seen > now - notification_prefs.PRESENT_FOR:
+        return seen + notification_prefs.PRESENT_FOR
     return None
 
 
@@ -215,7 +215,7 @@ def send(delivery_id: int, now: dt.datetime | None = None) -> str:
         return "not_claimed"
     delivery = PushDelivery.objects.select_related("notification__user", "subscription").get(pk=delivery_id)
     notification = delivery.notification
-    pref = notifications.preference_of(notification.user_id)
+    pref = notification_prefs.preference_of(notification.user_id)
     if not messages.enabled() or not _worth_pushing(delivery):
         _finish(delivery_id, PushState.SKIPPED)
         return "skipped"

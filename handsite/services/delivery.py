@@ -14,7 +14,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F
 from django.utils import timezone
 
-from handsite import notifications
+from handsite import notification_prefs, notifications
 from handsite.models import Notification, NotificationState
 from handsite.push.services import hand_over
 from handsite.services import outbox
@@ -148,7 +148,7 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
     if not claim(notification_id, now):
         return "not_claimed"
     notification = Notification.objects.select_related("user").get(pk=notification_id)
-    pref = notifications.preference_of(notification.user_id)
+    pref = notification_prefs.preference_of(notification.user_id)
     user = notification.user
     # Web Push: a delivery row per device of the person; False when they chose push only (or neither).
     if not hand_over(notification, pref, now):
@@ -157,7 +157,7 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
     if not user.is_active or not user.email or not notifications.wants_email(pref, notification.kind):
         _finish(notification_id, NotificationState.SKIPPED)
         return "skipped"
-    later = notifications.held_until(notification, pref, now) or notifications.quiet_until(pref, now)
+    later = notifications.held_until(notification, pref, now) or notification_prefs.quiet_until(pref, now)
     if later is not None:
         _finish(notification_id, NotificationState.PENDING, send_after=later, attempts=F("attempts") - 1)
         return "waiting"

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from handsite import notifications, signals
+from handsite import notification_prefs, signals
 from handsite.models import NotificationPreference
 
 # --- Notification preferences -------------------------------------------------------------------
@@ -60,7 +60,7 @@ def record_presence(user_id: int, now: datetime.datetime | None = None) -> bool:
     """The person is on the site (their page polled, or they acted): e-mails that are held while
     they are present wait. One conditional UPDATE, written at most every SEEN_EVERY."""
     now = now or timezone.now()
-    stale = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - notifications.SEEN_EVERY)
+    stale = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - notification_prefs.SEEN_EVERY)
     changed = NotificationPreference.objects.filter(stale, user_id=user_id).update(last_seen_at=now)
     if not changed and not NotificationPreference.objects.filter(user_id=user_id).exists():
         try:
@@ -82,7 +82,7 @@ def unsubscribe(user_id: int) -> NotificationPreference:
 
 def set_email_choices(user_id: int, *, your_turn_email: bool, reminders: bool, daily_digest: bool):
     """The unsubscribe page's per-kind choices (the link's signed token is the proof: no log-in)."""
-    pref = notifications.preference_of(user_id)
+    pref = notification_prefs.preference_of(user_id)
     if pref.pk is None:
         from django.contrib.auth import get_user_model
 
@@ -96,16 +96,16 @@ def set_email_choices(user_id: int, *, your_turn_email: bool, reminders: bool, d
 
 @transaction.atomic
 def book_vacation(user, days: int, now: datetime.datetime | None = None) -> NotificationPreference:
-    """Start (or extend) a vacation of ``days`` days from now. Raises notifications.PreferenceError."""
+    """Start (or extend) a vacation of ``days`` days from now. Raises notification_prefs.PreferenceError."""
     now = now or timezone.now()
     pref = NotificationPreference.objects.select_for_update().get(pk=preference_for(user).pk)
     if days < 1:
-        raise notifications.PreferenceError(_("Choose at least one day."))
+        raise notification_prefs.PreferenceError(_("Choose at least one day."))
     if pref.vacation_year != now.year:
         pref.vacation_year, pref.vacation_days_used = now.year, 0
-    left = notifications.vacation_allowance() - pref.vacation_days_used
+    left = notification_prefs.vacation_allowance() - pref.vacation_days_used
     if days > left:
-        raise notifications.PreferenceError(
+        raise notification_prefs.PreferenceError(
             ngettext(
                 "You have %(left)s vacation day left this year.",
                 "You have %(left)s vacation days left this year.",

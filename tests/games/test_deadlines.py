@@ -166,12 +166,12 @@ def test_a_turn_that_begins_during_vacation_waits_for_the_return(make_game, owne
 
 
 def test_vacation_days_are_limited_per_year(owner, settings):
-    from handsite import notifications
+    from handsite import notification_prefs
 
     settings.HANDSITE_VACATION_DAYS_PER_YEAR = 5
     with time_machine.travel(START, tick=False):
         deadlines.start_vacation(owner, 4)
-        with pytest.raises(notifications.PreferenceError, match="1 vacation day left"):
+        with pytest.raises(notification_prefs.PreferenceError, match="1 vacation day left"):
             deadlines.start_vacation(owner, 2)
     with time_machine.travel(START.replace(year=2027), tick=False):
         assert deadlines.start_vacation(owner, 5).vacation_days_used == 5
