@@ -45,8 +45,8 @@ def ping() -> str:
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def send_invitation_email(invitation_id: int) -> bool:
-    """Put an e-mail invitation in the outbox once (invitations made before the outbox queued this task;
-    invitations.invite_by_email now queues the e-mail itself). Returns whether it was queued now."""
+    """Put an e-mail invitation's e-mail in the outbox if it is not there yet (``Invitation.sent_at``
+    empty); ``invitations.invite_by_email`` puts it there itself. Returns whether it was queued now."""
     return invitations.queue_invitation_email(invitation_id)
 
 

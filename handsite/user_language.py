@@ -19,8 +19,8 @@ def remember_language(user, code: str) -> None:
 
 
 class UserLanguageMiddleware:
-    """Every page of a logged-in person in their own language. A person who has none yet (an account
-    from before languages were stored) gets the one their browser asks for, saved on their first visit.
+    """Every page of a logged-in person in their own language. A person who has none yet gets the one
+    their browser asks for, saved on their first visit.
     The language cookie is kept equal to it, so pages that do not look at the person (see
     ``language_from_cookie``) and pages after logging out are in it too.
 

@@ -1,4 +1,4 @@
-"""Web Push: the app on the phone (issue 28).
+"""Web Push: the app on the phone.
 
 - ``models``: a person's devices (one subscription row each), the delivery rows (one per notification and
   device, the push side of the outbox) and the per-kind choice of channel (e-mail, push, both, none).
