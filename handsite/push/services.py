@@ -25,6 +25,7 @@ from handsite import notification_prefs, notifications
 from handsite.models import Notification, NotificationState
 from handsite.push import messages
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
+from handsite.services import claims
 from handsite.services.task_queue import queue_after_commit
 from handsite.webhooks.services import ping_for
 
@@ -153,16 +154,11 @@ def fan_out(user_id: int, notification_ids: list[int], now: dt.datetime) -> list
 
 def claim(delivery_id: int, now: dt.datetime) -> bool:
     """Pending -> sending, only if still pending and due. True for exactly one caller."""
-    return (
-        PushDelivery.objects.filter(pk=delivery_id, state=PushState.PENDING, send_after__lte=now).update(
-            state=PushState.SENDING, claimed_at=now, attempts=F("attempts") + 1
-        )
-        == 1
-    )
+    return claims.claim(PushDelivery, delivery_id, now)
 
 
 def _finish(delivery_id: int, state: str, **fields) -> None:
-    PushDelivery.objects.filter(pk=delivery_id, state=PushState.SENDING).update(state=state, **fields)
+    claims.finish(PushDelivery, delivery_id, state, **fields)
 
 
 def _held_until(notification: Notification, pref, now: dt.datetime) -> dt.datetime | None:
@@ -259,19 +255,11 @@ def send(delivery_id: int, now: dt.datetime | None = None) -> str:
 
 
 def due_ids(now: dt.datetime | None = None, limit: int = 500) -> list[int]:
-    now = now or timezone.now()
-    return list(
-        PushDelivery.objects.filter(state=PushState.PENDING, send_after__lte=now)
-        .order_by("send_after")
-        .values_list("pk", flat=True)[:limit]
-    )
+    return claims.due_ids(PushDelivery, now or timezone.now(), limit)
 
 
 def release_stuck(now: dt.datetime | None = None) -> int:
-    now = now or timezone.now()
-    return PushDelivery.objects.filter(state=PushState.SENDING, claimed_at__lt=now - STUCK_AFTER).update(
-        state=PushState.PENDING, send_after=now
-    )
+    return claims.release_stuck(PushDelivery, now or timezone.now(), STUCK_AFTER)
 
 
 def send_pending(now: dt.datetime | None = None, limit: int = 500) -> dict[str, int]:

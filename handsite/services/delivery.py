@@ -17,7 +17,7 @@ from django.utils import timezone
 from handsite import notification_prefs, notifications
 from handsite.models import Notification, NotificationState
 from handsite.push.services import hand_over
-from handsite.services import outbox
+from handsite.services import claims, outbox
 from handsite.services.task_queue import queue_now
 
 log = logging.getLogger(__name__)
@@ -66,10 +66,7 @@ class NotificationMail(EmailMultiAlternatives):
 
 def claim(notification_id: int, now: datetime.datetime) -> bool:
     """Pending -> sending, only if still pending and due. True for exactly one caller."""
-    changed = Notification.objects.filter(
-        pk=notification_id, state=NotificationState.PENDING, send_after__lte=now
-    ).update(state=NotificationState.SENDING, claimed_at=now, attempts=F("attempts") + 1)
-    return changed == 1
+    return claims.claim(Notification, notification_id, now)
 
 
 def _claim_batch(notification: Notification, now: datetime.datetime) -> list[Notification]:
@@ -82,10 +79,7 @@ def _claim_batch(notification: Notification, now: datetime.datetime) -> list[Not
     ).exclude(pk=notification.pk)
     claimed = []
     for other_id in waiting.values_list("pk", flat=True)[:50]:
-        changed = Notification.objects.filter(pk=other_id, state=NotificationState.PENDING).update(
-            state=NotificationState.SENDING, claimed_at=now, attempts=F("attempts") + 1
-        )
-        if changed:
+        if claims.claim(Notification, other_id, now, due=False):
             claimed.append(other_id)
     return list(
         Notification.objects.filter(pk__in=claimed).select_related("user").order_by("created_at", "pk")
@@ -93,8 +87,7 @@ def _claim_batch(notification: Notification, now: datetime.datetime) -> list[Not
 
 
 def _finish(notification_ids, state: str, **fields) -> None:
-    ids = [notification_ids] if isinstance(notification_ids, int) else list(notification_ids)
-    Notification.objects.filter(pk__in=ids, state=NotificationState.SENDING).update(state=state, **fields)
+    claims.finish(Notification, notification_ids, state, **fields)
 
 
 def _unread_email_about(notification: Notification) -> bool:
@@ -210,21 +203,13 @@ def deliver(notification_id: int, now: datetime.datetime | None = None) -> str:
 
 def due_ids(now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
     """Pending rows that may be sent now (the partial index on send_after WHERE state='pending')."""
-    now = now or timezone.now()
-    return list(
-        Notification.objects.filter(state=NotificationState.PENDING, send_after__lte=now)
-        .order_by("send_after")
-        .values_list("pk", flat=True)[:limit]
-    )
+    return claims.due_ids(Notification, now or timezone.now(), limit)
 
 
 def release_stuck(now: datetime.datetime | None = None) -> int:
     """Rows left in ``sending`` by a worker that died go back to pending (at-least-once for that rare
     case: the e-mail may have left before the crash)."""
-    now = now or timezone.now()
-    return Notification.objects.filter(
-        state=NotificationState.SENDING, claimed_at__lt=now - notifications.STUCK_AFTER
-    ).update(state=NotificationState.PENDING, send_after=now)
+    return claims.release_stuck(Notification, now or timezone.now(), notifications.STUCK_AFTER)
 
 
 PENDING_QUEUE_LIMIT = 20_000

@@ -11,10 +11,10 @@ import logging
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from handsite.models import EmailState, OutgoingEmail
+from handsite.services import claims
 from handsite.services.task_queue import queue_after_commit, queue_now
 
 log = logging.getLogger(__name__)
@@ -93,19 +93,15 @@ def send_email(email_id: int, now: datetime.datetime | None = None) -> str:
     failed: pending again, with the error and a later ``send_after``), "failed" (the last attempt
     failed) or "not_claimed" (sent already, another worker has it, or not due)."""
     now = now or timezone.now()
-    claimed = OutgoingEmail.objects.filter(pk=email_id, state=EmailState.PENDING, send_after__lte=now).update(
-        state=EmailState.SENDING, claimed_at=now, attempts=F("attempts") + 1
-    )
-    if not claimed:
+    if not claims.claim(OutgoingEmail, email_id, now):
         return "not_claimed"
     row = OutgoingEmail.objects.get(pk=email_id)
-    sending = OutgoingEmail.objects.filter(pk=email_id, state=EmailState.SENDING)
     try:
         _outgoing_message(row).send()
     except Exception as error:  # refused, unreachable, timed out, TLS...: the row says why
         reason = f"{type(error).__name__}: {error}"[:300]
         if row.attempts >= EMAIL_MAX_ATTEMPTS:
-            sending.update(state=EmailState.FAILED, last_error=reason)
+            claims.finish(OutgoingEmail, email_id, EmailState.FAILED, last_error=reason)
             log.error(
                 "e-mail %s (%s) failed for good after %s attempts: %s",
                 row.pk,
@@ -115,7 +111,7 @@ def send_email(email_id: int, now: datetime.datetime | None = None) -> str:
             )
             return "failed"
         retry_at = timezone.now() + datetime.timedelta(minutes=2**row.attempts)
-        sending.update(state=EmailState.PENDING, send_after=retry_at, last_error=reason)
+        claims.finish(OutgoingEmail, email_id, EmailState.PENDING, send_after=retry_at, last_error=reason)
         log.warning(
             "e-mail %s (%s) not sent (attempt %s), retried at %s: %s",
             row.pk,
@@ -125,7 +121,7 @@ def send_email(email_id: int, now: datetime.datetime | None = None) -> str:
             reason,
         )
         return "retry"
-    sending.update(state=EmailState.SENT, sent_at=timezone.now(), last_error="")
+    claims.finish(OutgoingEmail, email_id, EmailState.SENT, sent_at=timezone.now(), last_error="")
     log.info("e-mail %s (%s) sent to %s", row.pk, row.purpose, address_for_log(row.to))
     return "sent"
 
@@ -134,16 +130,10 @@ def pending_email_ids(now: datetime.datetime | None = None, limit: int = 500) ->
     """The outbox's due rows, and rows a dead worker left ``sending`` put back first (the partial
     indexes on ``send_after`` and ``claimed_at``)."""
     now = now or timezone.now()
-    released = OutgoingEmail.objects.filter(
-        state=EmailState.SENDING, claimed_at__lt=now - EMAIL_STUCK_AFTER
-    ).update(state=EmailState.PENDING, send_after=now)
+    released = claims.release_stuck(OutgoingEmail, now, EMAIL_STUCK_AFTER)
     if released:
         log.warning("%s e-mails left sending by a stopped worker are pending again", released)
-    return list(
-        OutgoingEmail.objects.filter(state=EmailState.PENDING, send_after__lte=now)
-        .order_by("send_after")
-        .values_list("pk", flat=True)[:limit]
-    )
+    return claims.due_ids(OutgoingEmail, now, limit)
 
 
 def queue_pending_emails(now: datetime.datetime | None = None) -> int:
