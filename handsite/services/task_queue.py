@@ -19,9 +19,10 @@ log = logging.getLogger(__name__)
 
 
 def queue_now(name: str, *args) -> None:
-    """Queue the task registered as ``name`` (its own ``apply_async``: eager in tests, the site's
-    publish policy of QueuedAfterCommit)."""
-    current_app.signature(name, args=args).apply_async()
+    """Queue the task registered as ``name`` through its own ``apply_async`` (eager in tests, the site's
+    publish policy of QueuedAfterCommit). A name that is no registered task raises
+    ``celery.exceptions.NotRegistered`` (a KeyError) rather than publish a message no worker runs."""
+    current_app.tasks[name].apply_async(args)
 
 
 def queue_after_commit(name: str, *args) -> None:
