@@ -7,8 +7,6 @@ import contextlib
 
 from handsite.services.invitations import InvitationError, check_invitation
 
-# --- People ---------------------------------------------------------------------------------
-
 
 def save_new_user(user, *, invitation_token: str | None = None, commit: bool = True):
     """A person signing up (allauth's ``save_user``). The invitation they followed while logged out is

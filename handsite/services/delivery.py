@@ -22,8 +22,6 @@ from handsite.services.task_queue import queue_now
 
 log = logging.getLogger(__name__)
 
-# --- The outbox: sending ------------------------------------------------------------------------
-
 
 class PreparedHeader(str):
     """A header value written to the message as it is given: plain ASCII, already folded if at all. The

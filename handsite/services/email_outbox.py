@@ -19,7 +19,6 @@ from handsite.services.task_queue import queue_after_commit, queue_now
 
 log = logging.getLogger(__name__)
 
-# --- The e-mail outbox (every e-mail that is not a notification) ---------------------------------
 
 EMAIL_MAX_ATTEMPTS = 6
 """A send that failed this many times is marked failed (retried after 2, 4, 8, 16, 32 minutes)."""

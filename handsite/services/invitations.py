@@ -26,9 +26,6 @@ class InvitationError(GroupError):
     """An invitation that cannot be used (unknown, revoked, expired or already used)."""
 
 
-# --- Invitations ----------------------------------------------------------------------------
-
-
 @transaction.atomic
 def regenerate_invite_link(
     *, actor_membership: Membership, expires_in: datetime.timedelta | None = None

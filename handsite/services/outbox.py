@@ -17,39 +17,6 @@ from handsite.models import Notification, NotificationKind, NotificationPreferen
 from handsite.services.task_queue import queue_after_commit
 
 
-def purge_old_notifications(*, now: datetime.datetime | None = None) -> int:
-    """Delete the notifications e-mailed (or never to be e-mailed) more than
-    HANDSITE_NOTIFICATION_RETENTION_DAYS ago: the outbox and the in-site list would otherwise only grow.
-    Rows still waiting, being sent or failed stay (the operator sees failures in the admin)."""
-    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.HANDSITE_NOTIFICATION_RETENTION_DAYS)
-    deleted, _detail = Notification.objects.filter(
-        state__in=[NotificationState.SENT, NotificationState.SKIPPED], created_at__lt=cutoff
-    ).delete()
-    return deleted
-
-
-def send_again(notification_ids: list[int]) -> int:
-    """The admin's "send again": the chosen notifications that failed, were sent or were skipped go
-    back to the outbox as pending, due now, and are queued after the commit (a kind that is no longer
-    current is still skipped by ``deliver``). Rows waiting or being sent are left alone. Returns how
-    many were put back."""
-    rows = Notification.objects.filter(
-        pk__in=notification_ids,
-        state__in=[NotificationState.FAILED, NotificationState.SENT, NotificationState.SKIPPED],
-    )
-    ids = list(rows.values_list("pk", flat=True))
-    Notification.objects.filter(pk__in=ids).update(
-        state=NotificationState.PENDING, send_after=timezone.now(), claimed_at=None, sent_at=None
-    )
-    if ids:
-        for start in range(0, len(ids), SEND_CHUNK):
-            queue_after_commit("handsite.tasks.send_notifications", ids[start : start + SEND_CHUNK])
-    return len(ids)
-
-
-# --- The outbox: writing ------------------------------------------------------------------------
-
-
 def notify(
     *,
     recipient,
@@ -241,6 +208,39 @@ def mark_read_by_keys(keys: list[str]) -> int:
     if not keys:
         return 0
     return Notification.objects.filter(key__in=keys, read_at__isnull=True).update(read_at=timezone.now())
+
+
+# --- Sending again, purging, digests --------------------------------------------------------------
+
+
+def purge_old_notifications(*, now: datetime.datetime | None = None) -> int:
+    """Delete the notifications e-mailed (or never to be e-mailed) more than
+    HANDSITE_NOTIFICATION_RETENTION_DAYS ago: the outbox and the in-site list would otherwise only grow.
+    Rows still waiting, being sent or failed stay (the operator sees failures in the admin)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.HANDSITE_NOTIFICATION_RETENTION_DAYS)
+    deleted, _detail = Notification.objects.filter(
+        state__in=[NotificationState.SENT, NotificationState.SKIPPED], created_at__lt=cutoff
+    ).delete()
+    return deleted
+
+
+def send_again(notification_ids: list[int]) -> int:
+    """The admin's "send again": the chosen notifications that failed, were sent or were skipped go
+    back to the outbox as pending, due now, and are queued after the commit (a kind that is no longer
+    current is still skipped by ``deliver``). Rows waiting or being sent are left alone. Returns how
+    many were put back."""
+    rows = Notification.objects.filter(
+        pk__in=notification_ids,
+        state__in=[NotificationState.FAILED, NotificationState.SENT, NotificationState.SKIPPED],
+    )
+    ids = list(rows.values_list("pk", flat=True))
+    Notification.objects.filter(pk__in=ids).update(
+        state=NotificationState.PENDING, send_after=timezone.now(), claimed_at=None, sent_at=None
+    )
+    if ids:
+        for start in range(0, len(ids), SEND_CHUNK):
+            queue_after_commit("handsite.tasks.send_notifications", ids[start : start + SEND_CHUNK])
+    return len(ids)
 
 
 def make_digests(now: datetime.datetime | None = None) -> list[int]:

@@ -15,8 +15,6 @@ from django.utils.translation import ngettext
 from handsite import notification_prefs, signals
 from handsite.models import NotificationPreference
 
-# --- Notification preferences -------------------------------------------------------------------
-
 
 def preference_for(user) -> NotificationPreference:
     """The person's preference row, made on first use."""
