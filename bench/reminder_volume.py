@@ -72,10 +72,10 @@ def run() -> None:
     from games import engine, services
     from games import tasks as game_tasks
     from games.models import Game, GameStatus, TimeoutRule
-    from handsite import services as site_services
     from handsite import tasks
     from handsite.celery import app
     from handsite.models import Membership, Notification, PlayerGroup, Role, User
+    from handsite.services import outbox, preferences
 
     setup_test_environment()  # the locmem outbox
     app.conf.task_always_eager = True
@@ -91,7 +91,7 @@ def run() -> None:
             Membership.objects.create(
                 group=group, user=user, role=Role.OWNER if name == "nora" else Role.MEMBER
             )
-            pref = site_services.preference_for(user)
+            pref = preferences.preference_for(user)
             pref.time_zone, pref.quiet_start, pref.quiet_end = zone, dt.time(22), dt.time(7)
             pref.save()
             people[name] = user
@@ -122,8 +122,8 @@ def run() -> None:
     def play_turn(game: Game, name: str) -> None:
         """The player opens the game and draws and discards (the turn passes once)."""
         user = people[name]
-        site_services.record_presence(user.pk)
-        site_services.mark_read(user, topic=f"game:{game.pk}")
+        preferences.record_presence(user.pk)
+        outbox.mark_read(user, topic=f"game:{game.pk}")
         state = engine.from_json(game.state)
         seat = state.current
         while state.current == seat and game.status == GameStatus.ACTIVE:

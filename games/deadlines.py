@@ -29,8 +29,8 @@ from django.utils import timezone
 from games import notifications as game_notifications
 from games import services
 from games.models import DEADLINE_SCAN, Game, GameStatus
-from handsite import notifications
-from handsite import services as site_services
+from handsite import notification_prefs
+from handsite.services import preferences
 
 LOW_TIME_SHARE = 0.8
 """The low-time warning goes out when this share of the time per move has passed."""
@@ -114,7 +114,7 @@ def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[t
     else:
         game.paused_until = None
         out_of_quiet_hours(game, pref)
-        game.next_reminder_at = notifications.quiet_until(pref, now)  # what is due waits for its end
+        game.next_reminder_at = notification_prefs.quiet_until(pref, now)  # what is due waits for its end
         if game.next_reminder_at is None:
             game.next_reminder_at = _reminders(game, pref, now, due)
     if (game.deadline_at, game.paused_until) != before:
@@ -128,7 +128,7 @@ def out_of_quiet_hours(game: Game, pref) -> bool:
     moved time to everybody at the table). Returns whether it moved."""
     if game.deadline_at is None:
         return False
-    end = notifications.quiet_until(pref, game.deadline_at)
+    end = notification_prefs.quiet_until(pref, game.deadline_at)
     if end is None:
         return False
     game.deadline_at = end
@@ -139,7 +139,7 @@ def warning_time(game: Game, pref) -> dt.datetime:
     """When the low-time warning is due: LOW_TIME_SHARE of the time per move, or, when that falls in
     the player's quiet hours, WARN_BEFORE_QUIET before they begin."""
     low_at = game.deadline_at - dt.timedelta(hours=game.move_hours) * (1 - LOW_TIME_SHARE)
-    began = notifications.quiet_began(pref, low_at)
+    began = notification_prefs.quiet_began(pref, low_at)
     return began - WARN_BEFORE_QUIET if began is not None else low_at
 
 
@@ -190,12 +190,12 @@ def _my_turn_games(user) -> list[int]:
 def start_vacation(user, days: int, now: dt.datetime | None = None):
     """Book ``days`` days of vacation from now (or extend the current one); the deadlines of the games
     waiting for this person pause at once (:func:`vacation_started`). Raises PreferenceError."""
-    return site_services.book_vacation(user, days, now or timezone.now())
+    return preferences.book_vacation(user, days, now or timezone.now())
 
 
 def end_vacation(user, now: dt.datetime | None = None):
     """Back early: the unused whole days return, and paused deadlines come back by the unused time."""
-    pref, _old_until = site_services.cancel_vacation(user, now or timezone.now())
+    pref, _old_until = preferences.cancel_vacation(user, now or timezone.now())
     return pref
 
 

@@ -9,7 +9,7 @@
 - Everything is registered with handsite in :func:`register_all` (``GamesConfig.ready``): how a row is
   described in the in-site list, whether it is still current, how it is e-mailed, and the digest lines.
 
-Writes go through ``handsite.services.notify``.
+Writes go through ``handsite.services.outbox.notify``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import MOVE_HOURS_CHOICES, Game, GameStatus, Seat
-from handsite import notifications, services, timefmt
+from handsite import notification_prefs, notifications, timefmt
 from handsite.links import absolute_url
 from handsite.models import Notification
 from handsite.notifications import Content, DigestLine, DigestSection, Kind
 from handsite.push import services as push_services
+from handsite.services import outbox, preferences
 
 YOUR_TURN = "your_turn"
 REMINDER = "reminder"
@@ -59,7 +60,7 @@ def turn_key(game_id: int, seat: int, turn: int | None, kind: str, number: int =
 
 def record(game: Game, *, user_id: int, seat: int, turn: int | None, kind: str, number: int = 0, now=None):
     """One notification about ``game`` for ``user_id``; None if it was written before."""
-    return services.notify(
+    return outbox.notify(
         recipient=user_id,
         kind=kind,
         key=turn_key(game.pk, seat, turn, kind, number),
@@ -74,7 +75,7 @@ def record_many(items: list[tuple], *, now=None) -> list[int]:
     """Many notifications about games at once (a scan's batch), ONE query: ``items`` are
     ``(game, user_id, seat, turn, kind, number)``; rows written before are skipped."""
     links = {game.pk: game.get_absolute_url() for game, *_rest in items}
-    return services.notify_many(
+    return outbox.notify_many(
         [
             {
                 "recipient": user_id,
@@ -317,7 +318,7 @@ def invite(game: Game, seats: list, *, now=None) -> list[int]:
     """Tell each invited player of ``seats`` (in-site and by e-mail, with the accept and decline links
     and the reply deadline), in the caller's transaction: ONE query; exactly once per invitation."""
     link = game.get_absolute_url()
-    return services.notify_many(
+    return outbox.notify_many(
         [
             {
                 "recipient": seat.user_id,
@@ -367,7 +368,7 @@ def tell_creator(
     else:
         key = f"game:{game.pk}:invitation:{event}:{game.revision}"
     row = _news_row(game, event, key=key, number=seat.number, name=name or seat.name, free=free)
-    return services.notify_many([row], now=now) if row else None
+    return outbox.notify_many([row], now=now) if row else None
 
 
 def tell_creators_expired(news: list[tuple], *, now=None) -> list[int]:
@@ -383,7 +384,7 @@ def tell_creators_expired(news: list[tuple], *, now=None) -> list[int]:
         )
         for game, number, name, invited_at in news
     ]
-    return services.notify_many([row for row in rows if row], now=now)
+    return outbox.notify_many([row for row in rows if row], now=now)
 
 
 def whatsapp_invite_url(game: Game) -> str:
@@ -578,14 +579,14 @@ def chat_written(game: Game, seats, message) -> list[int]:
         for seat in seats
         if seat.user_id is not None and seat.user_id != message.author_id
     ]
-    ids = services.notify_many(rows)
+    ids = outbox.notify_many(rows)
     push_services.hand_over_in_site(ids)  # several unread make one push per game (games.push)
     return ids
 
 
 def chat_read(user, game: Game) -> int:
     """The person has seen the game's chat: its messages are no longer unread for them."""
-    return services.mark_read(user, topic=topic(game.pk), kind=CHAT)
+    return outbox.mark_read(user, topic=topic(game.pk), kind=CHAT)
 
 
 def unread_of(user_id: int) -> int:
@@ -597,7 +598,7 @@ def chat_deleted(game: Game, seats, message) -> int:
     """A deleted message is nobody's unread message any more."""
     from games.chat import message_key
 
-    return services.mark_read_by_keys(
+    return outbox.mark_read_by_keys(
         [message_key(game.pk, message.pk, seat.user_id) for seat in seats if seat.user_id is not None]
     )
 
@@ -618,7 +619,7 @@ def game_finished(game: Game, seats, *, mover_seat: int | None = None) -> list[i
         for seat in seats
         if seat.user_id is not None and seat.number != mover_seat
     ]
-    ids = services.notify_many(rows)
+    ids = outbox.notify_many(rows)
     push_services.hand_over_in_site(ids, unless_present=True)
     return ids
 
@@ -739,7 +740,7 @@ def register_all() -> None:
 
 def mark_game_read(user, game: Game) -> int:
     """Opening a game marks its notifications read (so its next "your turn" may be e-mailed)."""
-    return services.mark_read(user, topic=topic(game.pk))
+    return outbox.mark_read(user, topic=topic(game.pk))
 
 
 # --- The player on the game's page -----------------------------------------------------------------
@@ -748,17 +749,17 @@ def mark_game_read(user, game: Game) -> int:
 def opened(user, game: Game) -> int:
     """The game's page was opened: its notifications are read (so its next "your turn" may be e-mailed)
     and the player is present (e-mails held while they are here)."""
-    notifications.presence_due(user.pk)  # the page's first polls need not write it again
-    services.record_presence(user.pk)
-    return services.mark_read(user, topic=topic(game.pk))
+    notification_prefs.presence_due(user.pk)  # the page's first polls need not write it again
+    preferences.record_presence(user.pk)
+    return outbox.mark_read(user, topic=topic(game.pk))
 
 
 def polled(user_id: int, *, always: bool = False) -> int | None:
     """The game's page polled: presence is written at most every SEEN_EVERY; then (or ``always``) the
     person's unread count for the header, else None (nothing to tell: the poll stays one query)."""
-    due = notifications.presence_due(user_id)
+    due = notification_prefs.presence_due(user_id)
     if due:
-        services.record_presence(user_id)
+        preferences.record_presence(user_id)
     if due or always:
         return notifications.unread_count_of(user_id)
     return None
@@ -771,7 +772,7 @@ def tell_players(game: Game, seats, *, kind: str, subject: str, body: str, skip_
     for seat in seats:
         if seat.user_id is None or seat.user_id == skip_user_id:
             continue
-        row = services.notify(
+        row = outbox.notify(
             recipient=seat.user_id,
             kind=kind,
             key=f"game:{game.pk}:{seat.number}:{game.version}:{kind}",

@@ -957,11 +957,11 @@ def _on_deal_end(game: Game, ended_events: list[dict]) -> None:
     recorded in this transaction: if the broker is down at the commit, the beat scan queues it later.
     """
     from games import tasks as games_tasks
-    from handsite import services as site_services
+    from handsite.services import task_queue
 
     for event in ended_events:
         log.info("game %s: deal %s ended", game.pk, event.get("deal"))
-    site_services.run_after_commit(games_tasks.record_online_result, game.pk)  # the standings, soon
+    task_queue.run_after_commit(games_tasks.record_online_result, game.pk)  # the standings, soon
 
 
 def _on_game_end(game: Game, result: MoveResult) -> None:

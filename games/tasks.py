@@ -41,12 +41,13 @@ def scan_deadlines() -> int:
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def record_online_result(game_id: int, queued_task_id: int | None = None) -> bool:
     """A deal (or the game) ended: store the game's result for the group's standings and ratings. The
-    move recorded this task (``queued_task_id``, handsite.services.run_after_commit): done, it goes."""
+    move recorded this task (``queued_task_id``, handsite.services.task_queue.run_after_commit): done, it
+    goes."""
     from games.results import record_result
-    from handsite import services as site_services
+    from handsite.services import task_queue
 
     recorded = record_result(game_id)
-    site_services.task_done(queued_task_id)
+    task_queue.task_done(queued_task_id)
     return recorded
 
 

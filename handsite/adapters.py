@@ -6,9 +6,9 @@ from django.contrib.auth.hashers import make_password
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from handsite import services
 from handsite.i18n import language_of, supported
 from handsite.models import User
+from handsite.services import accounts, email_outbox, invitations
 
 PENDING_INVITATION_SESSION_KEY = "handsite_pending_invitation"
 JOINED_GROUP_URL_SESSION_KEY = "handsite_joined_group_url"
@@ -21,20 +21,20 @@ class AccountAdapter(DefaultAccountAdapter):
         log in from another browser, and must still land in the group."""
         user = super().save_user(request, user, form, commit=False)
         token = request.session.get(PENDING_INVITATION_SESSION_KEY)
-        return services.save_new_user(user, invitation_token=token, commit=commit)
+        return accounts.save_new_user(user, invitation_token=token, commit=commit)
 
     def login(self, request, user):
         """After any log-in (including right after sign-up or e-mail confirmation, in any browser), join
         the group whose invitation the person followed while logged out."""
         token = request.session.pop(PENDING_INVITATION_SESSION_KEY, None)
-        remembered = services.take_pending_invitation(user)  # cleared either way: it is used once
+        remembered = accounts.take_pending_invitation(user)  # cleared either way: it is used once
         token = token or remembered
         super().login(request, user)
         if not token:
             return
         try:
-            membership, created = services.accept_invitation(token=token, user=user)
-        except services.InvitationError as error:
+            membership, created = invitations.accept_invitation(token=token, user=user)
+        except invitations.InvitationError as error:
             messages.error(request, error.message)
             return
         if created:
@@ -59,7 +59,7 @@ class AccountAdapter(DefaultAccountAdapter):
         sign-up form, or the profile's), else the language of the page the form was on."""
         with translation.override(self._language_for(email, context.get("user"))):
             message = self.render_mail(template_prefix, email, {"email": email, **self._context(context)})
-        services.queue_email(message, purpose=template_prefix.rsplit("/", 1)[-1])
+        email_outbox.queue_email(message, purpose=template_prefix.rsplit("/", 1)[-1])
 
     def _context(self, context):
         from allauth.account.adapter import context as allauth_context

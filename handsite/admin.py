@@ -4,8 +4,8 @@ from django.contrib.auth.forms import AdminUserCreationForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from handsite import services
 from handsite.models import Invitation, Membership, Notification, OutgoingEmail, PlayerGroup, QueuedTask, User
+from handsite.services import email_outbox, outbox
 
 
 class AddUserForm(AdminUserCreationForm):
@@ -70,7 +70,7 @@ class NotificationAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Send again"))
     def send_again(self, request, queryset):
-        count = services.send_again(list(queryset.values_list("pk", flat=True)))
+        count = outbox.send_again(list(queryset.values_list("pk", flat=True)))
         self.message_user(
             request,
             ngettext(
@@ -98,7 +98,7 @@ class OutgoingEmailAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Send again"))
     def send_again(self, request, queryset):
-        count = services.send_emails_again(list(queryset.values_list("pk", flat=True)))
+        count = email_outbox.send_emails_again(list(queryset.values_list("pk", flat=True)))
         self.message_user(
             request,
             ngettext(

@@ -12,7 +12,8 @@ class HandsiteConfig(AppConfig):
         from django.core.signals import request_finished
         from django.db.models.signals import post_migrate
 
-        from handsite.i18n import forget_request_language, propose_at_login
+        from handsite.i18n import forget_request_language
+        from handsite.user_language import propose_at_login
 
         user_logged_in.connect(propose_at_login, dispatch_uid="handsite.propose_at_login")
         request_finished.connect(forget_request_language, dispatch_uid="handsite.forget_request_language")
@@ -20,6 +21,11 @@ class HandsiteConfig(AppConfig):
         from handsite.zones import adopt_at_login
 
         user_logged_in.connect(adopt_at_login, dispatch_uid="handsite.adopt_time_zone")
+        # The services queue these modules' tasks by name (handsite.services.task_queue): registered here,
+        # in every process, so that a name finds its task (eager in tests, the site's publish policy).
+        import handsite.push.tasks
+        import handsite.tasks
+        import handsite.webhooks.tasks  # noqa: F401
 
 
 def sync_site(sender, *, using="default", apps=None, **kwargs):

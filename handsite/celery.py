@@ -24,8 +24,8 @@ def _make_broker_folders(sender, **kwargs):
 
 def warm_broker(celery_app: Celery | None = None) -> bool:
     """Open one broker connection now and put it back in the pool, so the first task a web worker
-    queues does not pay for connecting (measured on Redis: 0.8 s cold, up to 6 s under load, against
-    about 1 ms warm). Called from gunicorn's post_worker_init hook (.ci/gunicorn.conf.py).
+    queues does not pay for connecting (seconds on a loaded Redis; the README has the figures). Called
+    from gunicorn's post_worker_init hook (.ci/gunicorn.conf.py).
 
     Never raises: if the broker is down the worker still starts (a move's publish failure is handled
     where it happens, and beat sends what is pending). Does nothing in eager mode, where no message

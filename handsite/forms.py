@@ -6,9 +6,9 @@ from django.forms.renderers import TemplatesSetting
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from handsite import services
 from handsite.i18n import LANGUAGE_CHOICES, language_of, proposed_language, supported
 from handsite.models import PlayerGroup, Role, User
+from handsite.services import accounts, preferences
 from handsite.zones import ZoneField
 
 
@@ -59,13 +59,13 @@ class SignupExtraForm(forms.Form):
         self.fields["language"].initial = supported(translation.get_language()) or "en"
 
     def signup(self, request, user):
-        services.set_signup_details(
+        accounts.set_signup_details(
             user,
             display_name=self.cleaned_data.get("display_name", ""),
             language=supported(self.cleaned_data.get("language")) or proposed_language(request),
         )
         if self.cleaned_data.get("time_zone"):
-            services.adopt_time_zone(user, self.cleaned_data["time_zone"])
+            preferences.adopt_time_zone(user, self.cleaned_data["time_zone"])
 
 
 class ProfileForm(forms.ModelForm):

@@ -1,14 +1,14 @@
 """Reading numbers from a request, bounded where they are read.
 
 Python refuses ``int()`` of more than 4,300 digits (ValueError), and ``str.isdigit()`` says yes to "²"
-and "١٢", which ``int()`` then refuses or reads; both turned hostile posts into 500s. Every app reads the
+and "١٢", which ``int()`` then refuses or reads; both would turn hostile posts into 500s. Every app reads the
 numbers and ids of a request with these (games' and scoring's views and forms included):
 
     small_int("12")   -> 12      small_int("9" * 5000) -> None      small_int("١٢") -> None
     small_int("123", digits=2) -> None                               small_int("12", maximum=11) -> None
 
-No request carries JSON any more (moves are plain form fields, ``games.forms.MoveForm``), so nothing
-here parses it.
+Requests carry no JSON (moves are plain form fields, ``games.forms.MoveForm``), so nothing here
+parses it.
 """
 
 from __future__ import annotations

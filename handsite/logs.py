@@ -18,7 +18,7 @@ class OutboxAdminEmailHandler(AdminEmailHandler):
         if not settings.ADMINS or connection.in_atomic_block:
             return super().send_mail(subject, message, *args, **kwargs)
         try:
-            from handsite import services
+            from handsite.services import email_outbox
 
             admins = [a[1] if isinstance(a, (list, tuple)) else a for a in settings.ADMINS]
             email = EmailMultiAlternatives(
@@ -26,7 +26,7 @@ class OutboxAdminEmailHandler(AdminEmailHandler):
             )
             if kwargs.get("html_message"):
                 email.attach_alternative(kwargs["html_message"], "text/html")
-            services.queue_email(email, purpose="error report")
+            email_outbox.queue_email(email, purpose="error report")
         except Exception:
             return super().send_mail(subject, message, *args, **kwargs)
         return None

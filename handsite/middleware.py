@@ -99,10 +99,10 @@ TIME_ZONE_COOKIE = "handsite_tz"
 
 
 def activate_zone(name: str) -> None:
-    from handsite import notifications
+    from handsite import notification_prefs
 
-    if name in notifications.time_zone_names():
-        timezone.activate(notifications.zone_named(name))
+    if name in notification_prefs.time_zone_names():
+        timezone.activate(notification_prefs.zone_named(name))
     else:
         timezone.deactivate()
 
@@ -142,7 +142,7 @@ class ReaderTimeZoneMiddleware:
     def settings_zone(request) -> str | None:
         """The zone of the signed-in person's settings, read on full pages only (a GET without
         ``HX-Request`` from a browser holding a session): moves, polls and fragments keep the cookie's."""
-        from handsite import notifications
+        from handsite import notification_prefs
 
         if request.method != "GET" or request.headers.get("HX-Request"):
             return None
@@ -151,7 +151,7 @@ class ReaderTimeZoneMiddleware:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return None
-        return notifications.preference_of(user.pk).time_zone
+        return notification_prefs.preference_of(user.pk).time_zone
 
 
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=()"

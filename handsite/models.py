@@ -1,6 +1,6 @@
 """Site-wide models: the user, player groups, memberships and invitations.
 
-Write logic lives in handsite/services.py; these classes hold data and small read-only helpers.
+Write logic lives in handsite/services/; these classes hold data and small read-only helpers.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class Invitation(models.Model):
         return self.expires_at is not None and self.expires_at <= timezone.now()
 
 
-# --- Notifications (the generic outbox; written by handsite/services.py) ---------------------------
+# --- Notifications (the generic outbox; written by handsite/services/outbox.py) -------------------
 
 
 class NotificationPreference(models.Model):
@@ -284,7 +284,7 @@ class NotificationState(models.TextChoices):
 class Notification(models.Model):
     """One notification: a line in the person's in-site list and, by its ``state``, the e-mail outbox.
 
-    Generic: apps write rows through ``handsite.services.notify()`` and register, per ``kind``, how the
+    Generic: apps write rows through ``handsite.services.outbox.notify()`` and register, per ``kind``, how the
     row is described and e-mailed (``handsite.notifications.register``). ``key`` makes a write
     exactly-once (a repeated write adds nothing); ``topic`` names what the notification is about
     ("game:42": opening it marks its notifications read); ``data`` holds the app's own fields
@@ -341,7 +341,7 @@ class Notification(models.Model):
         return f"{self.user}: {self.kind} ({self.state})"
 
 
-# --- The e-mail outbox (account e-mails and group invitations; written by handsite/services.py) -------
+# --- The e-mail outbox (account e-mails, invitations; written by handsite/services/email_outbox.py) ---
 
 
 class EmailState(models.TextChoices):

@@ -17,8 +17,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from handsite import notifications, services, timefmt
+from handsite import notification_prefs, notifications, timefmt
 from handsite.models import Notification, NotificationPreference
+from handsite.services import outbox, preferences
 from handsite.zones import ZoneField
 
 
@@ -82,7 +83,7 @@ class VacationForm(forms.Form):
 @login_required
 def notification_list(request):
     if request.method == "POST":
-        services.mark_read(request.user)
+        outbox.mark_read(request.user)
         return redirect("notification_list")
     rows = notifications.notifications_of(request.user)
     items = [
@@ -96,13 +97,13 @@ def notification_list(request):
 def notification_open(request, notification_id: int):
     """Mark one notification read and go to its game (GET keeps links working without JavaScript)."""
     notification = get_object_or_404(Notification, pk=notification_id, user=request.user)
-    services.mark_read(request.user, notification.pk)
+    outbox.mark_read(request.user, notification.pk)
     return redirect(notifications.open_link(notification))
 
 
 @login_required
 def notification_settings(request):
-    pref = services.preference_for(request.user)
+    pref = preferences.preference_for(request.user)
     now = timezone.now()
     form = PreferenceForm(instance=pref)
     vacation_form = VacationForm()
@@ -111,7 +112,7 @@ def notification_settings(request):
         if action == "save":
             form = PreferenceForm(request.POST, instance=pref)
             if form.is_valid():
-                pref = services.save_preferences(form)
+                pref = preferences.save_preferences(form)
                 request.reader_time_zone = pref.time_zone  # the middleware sets the zone's cookie
                 messages.success(request, _("Your notification settings are saved."))
                 return redirect("notification_settings")
@@ -119,14 +120,14 @@ def notification_settings(request):
             vacation_form = VacationForm(request.POST)
             if vacation_form.is_valid():
                 try:
-                    services.book_vacation(request.user, vacation_form.cleaned_data["days"], now)
-                except notifications.PreferenceError as error:
+                    preferences.book_vacation(request.user, vacation_form.cleaned_data["days"], now)
+                except notification_prefs.PreferenceError as error:
                     vacation_form.add_error("days", error.message)
                 else:
                     messages.success(request, _("Enjoy your vacation. Your deadlines are paused."))
                     return redirect("notification_settings")
         elif action == "back":
-            services.cancel_vacation(request.user, now)
+            preferences.cancel_vacation(request.user, now)
             messages.success(request, _("Welcome back. Your deadlines run again."))
             return redirect("notification_settings")
     pref.refresh_from_db()
@@ -135,8 +136,8 @@ def notification_settings(request):
         "vacation_form": vacation_form,
         "pref": pref,
         "on_vacation": pref.on_vacation(now),
-        "days_left": notifications.days_left(pref, now),
-        "allowance": notifications.vacation_allowance(),
+        "days_left": notification_prefs.days_left(pref, now),
+        "allowance": notification_prefs.vacation_allowance(),
     }
     return render(request, "handsite/notifications_settings.html", context)
 
@@ -146,10 +147,10 @@ def notification_settings(request):
 def set_time_zone(request):
     """One tap: show times in the zone the browser proposed (site.js, Intl API)."""
     name = request.POST.get("time_zone", "")[:64]
-    if name in notifications.time_zone_names():
-        services.set_time_zone(request.user, name)
+    if name in notification_prefs.time_zone_names():
+        preferences.set_time_zone(request.user, name)
         request.reader_time_zone = name  # the middleware sets the zone's cookie
-        label = timefmt.zone_label(notifications.zone_named(name))
+        label = timefmt.zone_label(notification_prefs.zone_named(name))
         messages.success(request, _("Times are now shown in %(zone)s time.") % {"zone": label})
     else:
         messages.error(request, _("That is not a time zone. Choose one in your reminder settings."))
@@ -185,7 +186,7 @@ def unsubscribe(request, token: str):
     user_id = notifications.user_id_from_token(token)
     if user_id is None:
         raise Http404(_("This unsubscribe link is not valid."))
-    pref = notifications.preference_of(user_id)
+    pref = notification_prefs.preference_of(user_id)
     form = EmailChoiceForm(
         initial={name: getattr(pref, name) for name in ("your_turn_email", "reminders", "daily_digest")}
     )
@@ -194,10 +195,10 @@ def unsubscribe(request, token: str):
         if request.POST.get("do") == "choose" and request.POST.get("List-Unsubscribe") != ONE_CLICK:
             form = EmailChoiceForm(request.POST)
             if form.is_valid():
-                pref = services.set_email_choices(user_id, **form.cleaned_data)
+                pref = preferences.set_email_choices(user_id, **form.cleaned_data)
                 done = "all" if pref.emails_off else "chosen"
         else:  # the mail client's one-click (whatever its body's encoding) or the page's "stop all"
-            services.unsubscribe(user_id)
+            preferences.unsubscribe(user_id)
             done = "all"
     context = {"done": done, "token": token, "form": form}
     return render(request, "handsite/notifications_unsubscribe.html", context)

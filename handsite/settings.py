@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "handsite.middleware.AuthenticationMiddleware",  # Django's, for sessions naming a removed backend
     "handsite.middleware.SessionCacheUnreachableMiddleware",  # a log-out Redis did not confirm: a 503
-    "handsite.i18n.UserLanguageMiddleware",
+    "handsite.user_language.UserLanguageMiddleware",
     "handsite.middleware.ReaderTimeZoneMiddleware",  # times in the reader's zone (full pages: 1 query)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -329,7 +329,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "handsite.tasks.purge_stale_invitations",
         "schedule": crontab(minute=17, hour=3),
     },
-    # Tables that only grow: expired sessions, and notifications past their retention (issue 30).
+    # Tables that only grow: expired sessions, and notifications past their retention.
     "purge-expired-sessions": {
         "task": "handsite.tasks.purge_expired_sessions",
         "schedule": crontab(minute=27, hour=3),
@@ -338,7 +338,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "handsite.tasks.purge_old_notifications",
         "schedule": crontab(minute=37, hour=3),
     },
-    # Notifications and deadlines (issue 6): indexed scans of database columns, never long countdowns.
+    # Notifications and deadlines: indexed scans of database columns, never long countdowns.
     "send-pending-notifications": {
         "task": "handsite.tasks.send_pending_notifications",
         "schedule": 60.0,
@@ -449,7 +449,7 @@ GAMES_INVITATION_REPLY_HOURS = env_int("GAMES_INVITATION_REPLY_HOURS", 48, minim
 HANDSITE_NOTIFICATION_RETENTION_DAYS = env_int("HANDSITE_NOTIFICATION_RETENTION_DAYS", 90, minimum=1)
 
 
-# --- Web Push (issue 28; handsite/push/) ------------------------------------------------------------
+# --- Web Push (handsite/push/) ----------------------------------------------------------------------
 # VAPID keys from `manage.py vapid_keys` (README "Push notifications"). Without all three, push is off:
 # the Reminders page says so and nothing else changes. The subject is a mailto: or https: URL.
 HANDSITE_VAPID_PUBLIC_KEY = env_str("HANDSITE_VAPID_PUBLIC_KEY", "")
@@ -470,7 +470,7 @@ CELERY_BEAT_SCHEDULE["send-pending-pushes"] = {
     "schedule": 60.0,
     "options": {"expires": 55},
 }
-CELERY_BEAT_SCHEDULE["purge-deleted-sheets"] = {  # score sheets deleted more than 30 days ago (issue 29)
+CELERY_BEAT_SCHEDULE["purge-deleted-sheets"] = {  # score sheets deleted more than 30 days ago
     "task": "scoring.tasks.purge_deleted_sheets",
     "schedule": crontab(minute=47, hour=3),
 }

@@ -9,7 +9,7 @@ from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 from django.core.management import call_command
 
-from handsite import services
+from handsite.services import delivery, email_outbox, invitations, outbox, task_queue
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +45,9 @@ def ping() -> str:
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def send_invitation_email(invitation_id: int) -> bool:
-    """Put an e-mail invitation in the outbox once (invitations made before the outbox queued this task;
-    services.invite_by_email now queues the e-mail itself). Returns whether it was queued now."""
-    return services.queue_invitation_email(invitation_id)
+    """Put an e-mail invitation's e-mail in the outbox if it is not there yet (``Invitation.sent_at``
+    empty); ``invitations.invite_by_email`` puts it there itself. Returns whether it was queued now."""
+    return invitations.queue_invitation_email(invitation_id)
 
 
 # --- The e-mail outbox ------------------------------------------------------------------------
@@ -55,16 +55,16 @@ def send_invitation_email(invitation_id: int) -> bool:
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def send_email(email_id: int) -> str:
-    """Send one outbox e-mail (an account e-mail, an invitation) at most once: services.send_email
+    """Send one outbox e-mail (an account e-mail, an invitation) at most once: email_outbox.send_email
     claims the row; a failure leaves it pending with its error for a later sweep."""
-    return services.send_email(email_id)
+    return email_outbox.send_email(email_id)
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def send_pending_emails() -> int:
     """Beat, every minute: queue the outbox's due e-mails (the broker was away at the commit, a retry
     is due, a worker died). Returns how many were queued."""
-    queued = services.queue_pending_emails()
+    queued = email_outbox.queue_pending_emails()
     if queued:
         log.info("outbox sweep: %s e-mails queued", queued)
     return queued
@@ -74,12 +74,12 @@ def send_pending_emails() -> int:
 def scan_queued_tasks() -> int:
     """Beat, every minute: queue again the recorded tasks that were not done (their message was never
     sent or got lost: a game's result for the standings while Redis was down)."""
-    return services.requeue_tasks()
+    return task_queue.requeue_tasks()
 
 
 @shared_task
 def purge_stale_invitations() -> int:
-    return services.purge_stale_invitations()
+    return invitations.purge_stale_invitations()
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
@@ -91,7 +91,7 @@ def purge_expired_sessions() -> None:
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def purge_old_notifications() -> int:
     """Delete notifications sent more than HANDSITE_NOTIFICATION_RETENTION_DAYS ago."""
-    deleted = services.purge_old_notifications()
+    deleted = outbox.purge_old_notifications()
     log.info("deleted %d notifications past their retention", deleted)
     return deleted
 
@@ -101,17 +101,17 @@ def purge_old_notifications() -> int:
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def send_notification(notification_id: int) -> str:
-    """Send one notification's e-mail (at most once: services.deliver claims the row)."""
-    return services.deliver(notification_id)
+    """Send one notification's e-mail (at most once: delivery.deliver claims the row)."""
+    return delivery.deliver(notification_id)
 
 
 @shared_task(base=QueuedAfterCommit, ignore_result=True, **TIME_LIMITS)
 def send_notifications(notification_ids: list[int]) -> dict:
-    """Send a few notifications' e-mails (services.notify_many queues a scan's rows this way), each at
+    """Send a few notifications' e-mails (outbox.notify_many queues a scan's rows this way), each at
     most once as with send_notification. Returns the count of each outcome."""
     outcomes: dict[str, int] = {}
     for notification_id in notification_ids:
-        outcome = services.deliver(notification_id)
+        outcome = delivery.deliver(notification_id)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return outcomes
 
@@ -120,10 +120,10 @@ def send_notifications(notification_ids: list[int]) -> dict:
 def send_pending_notifications() -> dict:
     """Beat, every minute: queues whatever is pending and due (turn e-mails, which no request queues; the
     broker was down, a worker died, quiet hours ended, a retry is due) to the mail workers."""
-    return services.queue_pending()
+    return delivery.queue_pending()
 
 
 @shared_task(ignore_result=True, **SCAN_TIME_LIMITS)
 def make_daily_digests() -> int:
     """Beat, every 15 minutes: the digests whose local hour has come (sent through the outbox)."""
-    return len(services.make_digests())
+    return len(outbox.make_digests())

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from handsite import i18n, notification_views, views
+from handsite import notification_views, user_language, views
 
 # The error pages, in the site's layout and the reader's language (DEBUG=0 only; CSRF_FAILURE_VIEW too).
 handler400 = "handsite.views.bad_request"
@@ -47,7 +47,7 @@ urlpatterns = [
     path("", include("handsite.webhooks.urls")),  # a group's chat ping
     path("accounts/", include("allauth.urls")),
     # The footer's language switch; for a logged-in person it also saves their language.
-    path("i18n/setlang/", i18n.set_language, name="set_language"),
+    path("i18n/setlang/", user_language.set_language, name="set_language"),
     # The online-play and score-sheet apps own everything under their own URL files.
     path("", include("games.urls")),
     path("", include("scoring.urls")),

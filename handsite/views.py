@@ -20,12 +20,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from handsite import devmail, health, sections, services
+from handsite import devmail, health, sections
 from handsite.access import group_view
 from handsite.adapters import PENDING_INVITATION_SESSION_KEY
 from handsite.forms import GroupForm, InviteEmailForm, InviteLinkForm, NewGroupForm, ProfileForm, RoleForm
 from handsite.i18n import language_from_cookie
 from handsite.models import Membership, Role
+from handsite.services import accounts, groups, invitations
 
 
 def home(request):
@@ -44,8 +45,8 @@ def group_create(request):
     form = NewGroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            group = services.create_group(owner=request.user, **form.cleaned_data)
-        except services.GroupError as error:
+            group = groups.create_group(owner=request.user, **form.cleaned_data)
+        except groups.GroupError as error:
             form.add_error(None, error.message)
         else:
             if form.cleaned_data["invite_link"]:
@@ -72,7 +73,7 @@ def _group_context(request, group, membership, **extra):
         link = group.active_link_invitation()
         context["invite_link"] = link
         context["invite_url"] = request.build_absolute_uri(link.get_absolute_url()) if link else None
-        context["pending_invitations"] = services.pending_email_invitations(group)
+        context["pending_invitations"] = invitations.pending_email_invitations(group)
     context |= extra
     return context
 
@@ -90,7 +91,7 @@ def group_detail(request, group, membership):
 def group_edit(request, group, membership):
     form = GroupForm(request.POST or None, instance=group)
     if request.method == "POST" and form.is_valid():
-        services.update_group(actor_membership=membership, **form.cleaned_data)
+        groups.update_group(actor_membership=membership, **form.cleaned_data)
         messages.success(request, _("Saved."))
         return redirect(group)
     return render(request, "handsite/group_form.html", {"form": form, "group": group})
@@ -116,12 +117,12 @@ def invite_link(request, group, membership):
     if not form.is_valid():
         return _respond(request, group, membership, "invite", error=_("Choose a valid action and expiry."))
     if form.cleaned_data["action"] == "revoke":
-        services.revoke_invite_link(actor_membership=membership)
+        invitations.revoke_invite_link(actor_membership=membership)
         if not request.htmx:
             messages.success(request, _("The invite link is switched off."))
     else:
         days = form.cleaned_data["expires_in_days"]
-        services.regenerate_invite_link(
+        invitations.regenerate_invite_link(
             actor_membership=membership, expires_in=datetime.timedelta(days=days) if days else None
         )
         if not request.htmx:
@@ -136,8 +137,10 @@ def invite_email(request, group, membership):
     if not form.is_valid():
         return _respond(request, group, membership, "invite", error=_("Enter a valid e-mail address."))
     try:
-        invitation = services.invite_by_email(actor_membership=membership, email=form.cleaned_data["email"])
-    except services.GroupError as error:
+        invitation = invitations.invite_by_email(
+            actor_membership=membership, email=form.cleaned_data["email"]
+        )
+    except groups.GroupError as error:
         return _respond(request, group, membership, "invite", error=error.message)
     done = _("Invitation sent to %(email)s.") % {"email": invitation.email}
     return _respond(request, group, membership, "invite", done=done)
@@ -146,7 +149,9 @@ def invite_email(request, group, membership):
 @group_view(manage=True)
 @require_POST
 def invitation_take_back(request, group, membership, invitation_id):
-    invitation = services.take_back_email_invitation(actor_membership=membership, invitation_id=invitation_id)
+    invitation = invitations.take_back_email_invitation(
+        actor_membership=membership, invitation_id=invitation_id
+    )
     if invitation is None:
         return _respond(
             request, group, membership, "invite", error=_("That invitation is no longer pending.")
@@ -165,10 +170,8 @@ def member_role(request, group, membership, membership_id):
         error = _("Choose a role from the list.")
     else:
         try:
-            services.change_role(
-                actor_membership=membership, membership=target, role=form.cleaned_data["role"]
-            )
-        except services.GroupError as exc:
+            groups.change_role(actor_membership=membership, membership=target, role=form.cleaned_data["role"])
+        except groups.GroupError as exc:
             error = exc.message
     if error is None and not request.htmx:
         messages.success(request, _("Role changed."))
@@ -182,8 +185,8 @@ def member_remove(request, group, membership, membership_id):
     target = get_object_or_404(Membership.objects.select_related("user"), pk=membership_id, group=group)
     error = None
     try:
-        services.remove_member(actor_membership=membership, membership=target)
-    except services.GroupError as exc:
+        groups.remove_member(actor_membership=membership, membership=target)
+    except groups.GroupError as exc:
         error = exc.message
     if error is None and not request.htmx:
         messages.success(request, _("%(name)s was removed from the group.") % {"name": target.user.name})
@@ -195,8 +198,8 @@ def member_remove(request, group, membership, membership_id):
 def group_leave(request, group, membership):
     if request.method == "POST":
         try:
-            services.leave_group(membership=membership)
-        except services.GroupError as error:
+            groups.leave_group(membership=membership)
+        except groups.GroupError as error:
             messages.error(request, error.message)
             return redirect(group)
         messages.success(request, _("You left %(group)s.") % {"group": group.name})
@@ -209,8 +212,10 @@ def invitation(request, token):
     """Where an invite link leads. Logged out: remember the token and offer sign-up / log-in (the
     account adapter joins the group right after). Logged in: a button to join."""
     try:
-        invitation = services.check_invitation(token, request.user if request.user.is_authenticated else None)
-    except services.InvitationError as error:
+        invitation = invitations.check_invitation(
+            token, request.user if request.user.is_authenticated else None
+        )
+    except invitations.InvitationError as error:
         return render(request, "handsite/invitation_invalid.html", {"error": error.message}, status=404)
     group = invitation.group
     if not request.user.is_authenticated:
@@ -224,8 +229,8 @@ def invitation(request, token):
         return redirect(group)
     if request.method == "POST":
         try:
-            services.accept_invitation(token=token, user=request.user)
-        except services.InvitationError as error:
+            invitations.accept_invitation(token=token, user=request.user)
+        except invitations.InvitationError as error:
             return render(request, "handsite/invitation_invalid.html", {"error": error.message}, status=404)
         messages.success(request, _("Welcome to %(group)s!") % {"group": group.name})
         return redirect(group)
@@ -237,7 +242,7 @@ def invitation(request, token):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        user = services.update_profile(request.user, **form.cleaned_data)
+        user = accounts.update_profile(request.user, **form.cleaned_data)
         with translation.override(user.language):  # the next page is in the language just chosen
             messages.success(request, _("Saved."))
         response = redirect("profile")

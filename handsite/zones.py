@@ -6,15 +6,15 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from handsite import notifications, timefmt
+from handsite import notification_prefs, timefmt
 
 
 def zone_options() -> list[tuple[str, str]]:
     """(name, label) with the common zones first, then every other zone in alphabetical order."""
-    names = notifications.time_zone_names()
-    common = [zone for zone in notifications.COMMON_ZONES if zone in names]
+    names = notification_prefs.time_zone_names()
+    common = [zone for zone in notification_prefs.COMMON_ZONES if zone in names]
     rest = sorted(names - set(common))
-    return [(name, timefmt.zone_label(notifications.zone_named(name))) for name in common + rest]
+    return [(name, timefmt.zone_label(notification_prefs.zone_named(name))) for name in common + rest]
 
 
 class ZoneInput(forms.TextInput):
@@ -45,7 +45,7 @@ class ZoneField(forms.CharField):
 
     def clean(self, value):
         value = super().clean(value)
-        if value and value not in notifications.time_zone_names():
+        if value and value not in notification_prefs.time_zone_names():
             raise forms.ValidationError(_("Choose a time zone from the list, such as Asia/Amman."))
         return value
 
@@ -53,9 +53,9 @@ class ZoneField(forms.CharField):
 def adopt_at_login(sender, request, user, **kwargs):
     """``user_logged_in``: the first log-in (sign-up included) takes the browser's zone, which site.js
     put in the zone cookie, if the person has no preferences yet."""
-    from handsite import services
     from handsite.middleware import TIME_ZONE_COOKIE
+    from handsite.services import preferences
 
     name = request.COOKIES.get(TIME_ZONE_COOKIE, "") if request is not None else ""
-    if name in notifications.time_zone_names() and services.adopt_time_zone(user, name):
+    if name in notification_prefs.time_zone_names() and preferences.adopt_time_zone(user, name):
         request.reader_time_zone = name

@@ -205,27 +205,12 @@ def _described(component: list[str]) -> list[str]:
 
 KNOWN_CIRCLES = {
     "games": [["games.deadlines", "games.notifications", "games.results", "games.services", "games.tasks"]],
-    "handsite": [
-        [
-            "handsite.i18n",
-            "handsite.models",
-            "handsite.notifications",
-            "handsite.push.messages",
-            "handsite.push.services",
-            "handsite.push.tasks",
-            "handsite.services",
-            "handsite.tasks",
-            "handsite.webhooks.services",
-            "handsite.webhooks.tasks",
-        ]
-    ],
 }
 """The circles there are now, in modules that are being rewritten elsewhere (the services split by
-concern): in games and handsite a services module queues Celery tasks from inside its functions and the
-tasks call the services back; games.services also imports the scans and notifications that import it,
-and handsite.i18n reads handsite.models and handsite.services, which import it. The test below fails for
-them, and its strict xfail says so until they are gone; the one above keeps new circles out meanwhile.
-An app without an entry has no circle, and both tests hold it to that."""
+concern): a services module queues Celery tasks from inside its functions and the tasks call the
+services back; games.services also imports the scans and notifications that import it. The test below
+fails for them, and its strict xfail says so until they are gone; the one above keeps new circles out
+meanwhile. An app without an entry has no circle, and both tests hold it to that."""
 
 
 def _circles_in(area: str) -> list[list[str]]:

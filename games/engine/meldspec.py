@@ -54,7 +54,8 @@ class MeldSpec:
 
     @classmethod
     def from_json(cls, value: object) -> MeldSpec:
-        """Read a meld spec (also the old bare list of ids). Raises IllegalAction with a sentence."""
+        """Read a meld spec (or a bare list of ids, which stored move logs may hold). Raises IllegalAction
+        with a sentence."""
         if isinstance(value, Mapping):
             pins = read_wild_as(value.get("wild_as"))
             return cls(cards=tuple(read_ids(value.get("cards"))), wild_as=tuple(pins.items()))
@@ -93,7 +94,7 @@ def read_ids(value: object) -> list[int]:
 
 
 def read_wild_as(value: object) -> dict[int, str]:
-    """``wild_as`` of a spec: ``{"<id>": face}`` (old logs: ``{<id>: face}``) -> ``{id: face}``."""
+    """``wild_as`` of a spec: ``{"<id>": face}`` (stored logs may hold ``{<id>: face}``) -> ``{id: face}``."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):

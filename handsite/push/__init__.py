@@ -1,4 +1,4 @@
-"""Web Push: the app on the phone (issue 28).
+"""Web Push: the app on the phone.
 
 - ``models``: a person's devices (one subscription row each), the delivery rows (one per notification and
   device, the push side of the outbox) and the per-kind choice of channel (e-mail, push, both, none).
@@ -10,5 +10,5 @@
   service worker at ``/sw.js`` and the offline page.
 
 handsite's outbox hands each notification it delivers to :func:`handsite.push.services.hand_over` (one
-call in ``handsite.services.deliver``); nothing else in the outbox knows about push.
+call in ``handsite.services.delivery.deliver``); nothing else in the outbox knows about push.
 """

@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from handsite import notifications
+from handsite import notification_prefs, notifications
 from handsite.i18n import language_of
 from handsite.links import absolute_url
 
@@ -150,7 +150,7 @@ def payload(rows: list, pref, now: dt.datetime) -> dict | None:
     kind = PUSH_KINDS.get(rows[0].kind)
     if kind is None:
         return None
-    zone = notifications.zone_of(pref)
+    zone = notification_prefs.zone_of(pref)
     language = language_of(user)
     with translation.override(language), timezone.override(zone):
         reader = notifications.Reader(user=user, pref=pref, zone=zone, language=language, now=now)

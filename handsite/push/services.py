@@ -21,10 +21,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from handsite import notifications
+from handsite import notification_prefs, notifications
 from handsite.models import Notification, NotificationPreference, NotificationState
 from handsite.push import messages
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
+from handsite.services import claims
+from handsite.services.task_queue import queue_after_commit
 from handsite.webhooks.services import ping_for
 
 log = logging.getLogger(__name__)
@@ -125,9 +127,7 @@ def hand_over(notification: Notification, pref, now: dt.datetime) -> bool:
             )
         made = fan_out(notification.user_id, ids, now)
         if made:
-            from handsite.push.tasks import send_pushes
-
-            send_pushes.delay_on_commit(made)
+            queue_after_commit("handsite.push.tasks.send_pushes", made)
     return channel in (Channel.EMAIL, Channel.BOTH)
 
 
@@ -150,7 +150,7 @@ def hand_over_in_site(notification_ids: list[int], *, unless_present: bool = Fal
     if unless_present:
         users -= set(
             NotificationPreference.objects.filter(
-                user_id__in=users, last_seen_at__gt=now - notifications.PRESENT_FOR
+                user_id__in=users, last_seen_at__gt=now - notification_prefs.PRESENT_FOR
             ).values_list("user_id", flat=True)
         )
     wanted: dict[int, list[int]] = {}
@@ -160,9 +160,7 @@ def hand_over_in_site(notification_ids: list[int], *, unless_present: bool = Fal
             wanted.setdefault(user_id, []).append(pk)
     made = [delivery for user_id, ids in wanted.items() for delivery in fan_out(user_id, ids, now)]
     if made:
-        from handsite.push.tasks import send_pushes
-
-        send_pushes.delay_on_commit(made)
+        queue_after_commit("handsite.push.tasks.send_pushes", made)
     return made
 
 
@@ -192,27 +190,22 @@ def fan_out(user_id: int, notification_ids: list[int], now: dt.datetime) -> list
 
 def claim(delivery_id: int, now: dt.datetime) -> bool:
     """Pending -> sending, only if still pending and due. True for exactly one caller."""
-    return (
-        PushDelivery.objects.filter(pk=delivery_id, state=PushState.PENDING, send_after__lte=now).update(
-            state=PushState.SENDING, claimed_at=now, attempts=F("attempts") + 1
-        )
-        == 1
-    )
+    return claims.claim(PushDelivery, delivery_id, now)
 
 
 def _finish(delivery_id: int, state: str, **fields) -> None:
-    PushDelivery.objects.filter(pk=delivery_id, state=PushState.SENDING).update(state=state, **fields)
+    claims.finish(PushDelivery, delivery_id, state, **fields)
 
 
 def _held_until(notification: Notification, pref, now: dt.datetime) -> dt.datetime | None:
     """When a push must wait: as the e-mail would (vacation, the grace after the person left, quiet
     hours); and nothing is pushed while the person is on the site (their page polls)."""
-    later = notifications.held_until(notification, pref, now) or notifications.quiet_until(pref, now)
+    later = notifications.held_until(notification, pref, now) or notification_prefs.quiet_until(pref, now)
     if later is not None:
         return later
     seen = pref.last_seen_at
-    if seen is not None and seen > now - notifications.PRESENT_FOR:
-        return seen + notifications.PRESENT_FOR
+    if seen is not None and seen > now - notification_prefs.PRESENT_FOR:
+        return seen + notification_prefs.PRESENT_FOR
     return None
 
 
@@ -254,7 +247,7 @@ def send(delivery_id: int, now: dt.datetime | None = None) -> str:
         return "not_claimed"
     delivery = PushDelivery.objects.select_related("notification__user", "subscription").get(pk=delivery_id)
     notification = delivery.notification
-    pref = notifications.preference_of(notification.user_id)
+    pref = notification_prefs.preference_of(notification.user_id)
     if not messages.enabled() or not _worth_pushing(delivery):
         _finish(delivery_id, PushState.SKIPPED)
         return "skipped"
@@ -298,19 +291,11 @@ def send(delivery_id: int, now: dt.datetime | None = None) -> str:
 
 
 def due_ids(now: dt.datetime | None = None, limit: int = 500) -> list[int]:
-    now = now or timezone.now()
-    return list(
-        PushDelivery.objects.filter(state=PushState.PENDING, send_after__lte=now)
-        .order_by("send_after")
-        .values_list("pk", flat=True)[:limit]
-    )
+    return claims.due_ids(PushDelivery, now or timezone.now(), limit)
 
 
 def release_stuck(now: dt.datetime | None = None) -> int:
-    now = now or timezone.now()
-    return PushDelivery.objects.filter(state=PushState.SENDING, claimed_at__lt=now - STUCK_AFTER).update(
-        state=PushState.PENDING, send_after=now
-    )
+    return claims.release_stuck(PushDelivery, now or timezone.now(), STUCK_AFTER)
 
 
 def send_pending(now: dt.datetime | None = None, limit: int = 500) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""Group chat pings (issue 28): one outgoing webhook per group, set by an owner or admin (Discord, Slack,
+"""Group chat pings: one outgoing webhook per group, set by an owner or admin (Discord, Slack,
 a Telegram bot or a generic JSON POST). "Samir, your turn in Hand #12 (Diwaniya Friday)" with a link,
 posted by a Celery task, retried, and turned off after repeated failures with a note to the admin.
 

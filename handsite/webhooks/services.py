@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from handsite.i18n import language_of
 from handsite.links import absolute_url
 from handsite.models import Membership, Notification, Role
+from handsite.services import claims
+from handsite.services.task_queue import queue_after_commit
 from handsite.webhooks import messages
 from handsite.webhooks.models import GroupWebhook, PingState, WebhookKind, WebhookPing
 
@@ -92,23 +94,16 @@ def ping_for(notification: Notification, now: dt.datetime) -> int | None:
             )
     except IntegrityError:
         return None
-    from handsite.webhooks.tasks import send_ping
-
-    send_ping.delay_on_commit(row.pk)
+    queue_after_commit("handsite.webhooks.tasks.send_ping", row.pk)
     return row.pk
 
 
 def claim(ping_id: int, now: dt.datetime) -> bool:
-    return (
-        WebhookPing.objects.filter(pk=ping_id, state=PingState.PENDING, send_after__lte=now).update(
-            state=PingState.SENDING, claimed_at=now, attempts=F("attempts") + 1
-        )
-        == 1
-    )
+    return claims.claim(WebhookPing, ping_id, now)
 
 
 def _finish(ping_id: int, state: str, **fields) -> None:
-    WebhookPing.objects.filter(pk=ping_id, state=PingState.SENDING).update(state=state, **fields)
+    claims.finish(WebhookPing, ping_id, state, **fields)
 
 
 def send(ping_id: int, now: dt.datetime | None = None) -> str:
@@ -198,12 +193,7 @@ def _failed(ping: WebhookPing, webhook: GroupWebhook, reason: str, now: dt.datet
 
 
 def due_ids(now: dt.datetime | None = None, limit: int = 500) -> list[int]:
-    now = now or timezone.now()
-    return list(
-        WebhookPing.objects.filter(state=PingState.PENDING, send_after__lte=now)
-        .order_by("send_after")
-        .values_list("pk", flat=True)[:limit]
-    )
+    return claims.due_ids(WebhookPing, now or timezone.now(), limit)
 
 
 def send_pending(now: dt.datetime | None = None) -> dict[str, int]:

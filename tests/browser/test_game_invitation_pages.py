@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import services as game_services
-from handsite import services
+from handsite.services import invitations, preferences
 from tests.browser.conftest import ARTIFACTS
 from tests.support import membership_of
 
@@ -25,7 +25,7 @@ COMBOS = [
 def scene(owner, admin, member, group):
     group.description = "نلعب كل خميس — every Thursday"
     group.save(update_fields=["description"])
-    services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
     game = game_services.create_game(
         group=group,
         created_by=owner,
@@ -47,7 +47,7 @@ def test_the_invitation_pages_fit_read_the_right_way_and_share_on_whatsapp(
         person.language = lang
         person.save(update_fields=["language"])
     for person in (cast["owner"], cast["admin"], cast["member"]):
-        services.set_time_zone(person, "Asia/Amman")
+        preferences.set_time_zone(person, "Asia/Amman")
     folder = ARTIFACTS / "invites"
     folder.mkdir(parents=True, exist_ok=True)
     game = scene["game"]

@@ -9,7 +9,7 @@ from allauth.account.forms import default_token_generator
 from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from allauth.account.utils import user_pk_to_url_str
 
-from handsite import services
+from handsite.services import invitations
 from tests.support import membership_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,7 +26,7 @@ def assert_no_sideways_scroll(page, what):
 
 @pytest.fixture
 def link(owner, admin, member, group):
-    return services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    return invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
 
 
 def test_home_group_invitation_and_account_pages_fit_a_360px_phone(new_phone, log_in, owner, group, link):

@@ -111,10 +111,10 @@ def test_the_newcomer_pages_fit_phones_and_desktops(open_as, new_phone, screensh
 
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     hala = MembershipFactory(group=group, role="owner", user__display_name="Hala").user
-    from handsite import services
+    from handsite.services import invitations
 
-    services.regenerate_invite_link(actor_membership=hala.memberships.get())
-    services.invite_by_email(actor_membership=hala.memberships.get(), email="cousin@example.com")
+    invitations.regenerate_invite_link(actor_membership=hala.memberships.get())
+    invitations.invite_by_email(actor_membership=hala.memberships.get(), email="cousin@example.com")
     suffix = f"{width}-{language}-{'dark' if dark else 'light'}"
     for name, url in PAGES.items():
         if url is None:

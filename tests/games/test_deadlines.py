@@ -10,8 +10,8 @@ from games import deadlines, tasks
 from games import notifications as game_notifications
 from games.models import Game, Move, MoveKind, TimeoutRule
 from games.notifications import topic as game_topic
-from handsite import services as site_services
 from handsite.models import Notification
+from handsite.services import delivery
 from tests.notifications.conftest import make_game, player_to_move, prefs  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -166,12 +166,12 @@ def test_a_turn_that_begins_during_vacation_waits_for_the_return(make_game, owne
 
 
 def test_vacation_days_are_limited_per_year(owner, settings):
-    from handsite import notifications
+    from handsite import notification_prefs
 
     settings.HANDSITE_VACATION_DAYS_PER_YEAR = 5
     with time_machine.travel(START, tick=False):
         deadlines.start_vacation(owner, 4)
-        with pytest.raises(notifications.PreferenceError, match="1 vacation day left"):
+        with pytest.raises(notification_prefs.PreferenceError, match="1 vacation day left"):
             deadlines.start_vacation(owner, 2)
     with time_machine.travel(START.replace(year=2027), tick=False):
         assert deadlines.start_vacation(owner, 5).vacation_days_used == 5
@@ -183,7 +183,7 @@ def test_an_expired_turn_email_names_the_deadline(day_game, django_capture_on_co
         django_capture_on_commit_callbacks(execute=True),
     ):
         deadlines.expire(day_game.pk)
-        site_services.deliver_pending()  # the turn e-mail leaves with the minute's sweep
+        delivery.deliver_pending()  # the turn e-mail leaves with the minute's sweep
     subjects = sorted(message.subject for message in mail.outbox)
     assert any(subject.startswith("[Hand] Your time ran out") for subject in subjects)
     assert any(subject.startswith("[Hand] Your turn") for subject in subjects)

@@ -14,8 +14,8 @@ from django.core import mail
 from games import notifications as game_notifications
 from games import services
 from games.models import Seat
-from handsite import services as site_services
 from handsite.models import Notification
+from handsite.services import delivery, preferences
 from tests.factories import MembershipFactory
 from tests.notifications.conftest import prefs  # noqa: F401 (fixture)
 
@@ -59,7 +59,7 @@ def create(owner, seats, **kwargs):
 
 def deliver(at):
     with time_machine.travel(at, tick=False):
-        return site_services.deliver_pending()
+        return delivery.deliver_pending()
 
 
 def test_each_invited_player_is_told_in_site_and_by_email_with_links_and_the_deadline(
@@ -147,7 +147,7 @@ def test_the_creators_news_waits_while_they_are_on_the_site_and_several_answers_
     first = create(owner, [owner, member])
     second = create(owner, [owner, tariq])
     with time_machine.travel(T0 + dt.timedelta(hours=1), tick=False):
-        site_services.record_presence(owner.pk)  # the creator's page is open
+        preferences.record_presence(owner.pk)  # the creator's page is open
         services.decline_seat(game_id=first.pk, user=member)
         services.decline_seat(game_id=second.pk, user=tariq)
     outcomes = deliver(T0 + dt.timedelta(hours=1, minutes=1))

@@ -5,7 +5,7 @@ from django.core import mail
 
 from games import engine, services
 from games.models import Game
-from handsite import services as site_services
+from handsite.services import delivery
 
 
 def _play_turns(game, user, turns: int) -> int:
@@ -32,7 +32,7 @@ def test_a_practice_game_against_a_bot_sends_no_your_turn_email(
     with django_capture_on_commit_callbacks(execute=True):
         played = _play_turns(game, owner, 6)
     assert played == 6
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     assert mail.outbox == []
 
 
@@ -40,10 +40,10 @@ def test_a_move_to_another_person_still_sends_one(duel, owner, member, django_ca
     state = engine.from_json(duel.state)
     mover = owner if state.current == 0 else member
     other = member if mover == owner else owner
-    site_services.deliver_pending()  # the first turn's e-mail, written when the game was dealt
+    delivery.deliver_pending()  # the first turn's e-mail, written when the game was dealt
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         _play_turns(Game.objects.get(pk=duel.pk), mover, 1)
     assert mail.outbox == []  # not from the move's request
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     assert [message.to for message in mail.outbox] == [[other.email]]

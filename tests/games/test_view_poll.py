@@ -76,7 +76,7 @@ def test_the_page_polls_with_its_viewers_token(client, duel, member):
 def test_an_unchanged_poll_on_redis_asks_about_presence_once_per_thirty_seconds(
     client, duel, member, settings
 ):
-    """On Redis, the process remembers it asked (handsite.notifications.presence_due): the polls in
+    """On Redis, the process remembers it asked (handsite.notification_prefs.presence_due): the polls in
     between make no Redis round trip, so an unchanged poll is its one query and nothing else. Shown by
     removing the presence key behind the process's back: the next poll does not ask, so it is a 204."""
     import uuid

@@ -6,9 +6,9 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.urls import reverse
 
-from handsite import services
 from handsite.models import Membership, Notification
-from handsite.notifications import GROUP_JOINED
+from handsite.notifications import GROUP_JOINED, describe
+from handsite.services import invitations
 from tests.factories import UserFactory
 from tests.support import membership_of
 
@@ -18,7 +18,7 @@ ADDRESS = "nadia@example.com"
 
 @pytest.fixture
 def invitation(owner, group):
-    return services.invite_by_email(actor_membership=membership_of(owner, group), email=ADDRESS)
+    return invitations.invite_by_email(actor_membership=membership_of(owner, group), email=ADDRESS)
 
 
 def join(client, invitation):
@@ -55,7 +55,7 @@ def test_the_account_with_that_verified_address_joins_and_the_inviter_hears_who(
     join(client, invitation)
     assert Membership.objects.filter(group=group, user=nadia).exists()
     told = Notification.objects.get(user=owner, kind=GROUP_JOINED)
-    line = services.notifications.describe(told)
+    line = describe(told)
     assert "Nadia joined" in line
     assert ADDRESS in line
 
@@ -68,7 +68,7 @@ def test_a_new_account_signing_up_with_the_address_joins(client, group, invitati
 
 
 def test_the_groups_shareable_link_still_works_for_anyone(client, owner, outsider, group):
-    link = services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    link = invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
     client.force_login(outsider)
     join(client, link)
     assert Membership.objects.filter(group=group, user=outsider).exists()

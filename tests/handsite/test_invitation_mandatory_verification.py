@@ -8,8 +8,8 @@ import pytest
 from django.test import Client, TestCase
 from django.urls import reverse
 
-from handsite import services
 from handsite.models import Membership, Role, User
+from handsite.services import invitations
 from tests.factories import PASSWORD
 from tests.support import membership_of
 
@@ -25,7 +25,7 @@ def _mandatory_verification(settings):
 
 @pytest.fixture
 def link(owner, group):
-    return services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    return invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
 
 
 def sign_up_through(link, mailoutbox) -> str:
@@ -95,7 +95,7 @@ def test_a_link_switched_off_before_the_first_log_in_says_so_and_joins_nothing(
     owner, link, group, mailoutbox
 ):
     laptop = confirm_elsewhere(sign_up_through(link, mailoutbox))
-    services.revoke_invite_link(actor_membership=membership_of(owner, group))
+    invitations.revoke_invite_link(actor_membership=membership_of(owner, group))
 
     response = laptop.post(reverse("account_login"), {"login": EMAIL, "password": PASSWORD}, follow=True)
 
@@ -106,7 +106,7 @@ def test_a_link_switched_off_before_the_first_log_in_says_so_and_joins_nothing(
 
 
 def test_an_email_invitation_followed_logged_out_also_survives_another_browser(owner, group, mailoutbox):
-    invitation = services.invite_by_email(actor_membership=membership_of(owner, group), email=EMAIL)
+    invitation = invitations.invite_by_email(actor_membership=membership_of(owner, group), email=EMAIL)
     laptop = confirm_elsewhere(sign_up_through(invitation, mailoutbox))
 
     laptop.post(reverse("account_login"), {"login": EMAIL, "password": PASSWORD})

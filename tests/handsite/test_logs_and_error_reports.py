@@ -126,13 +126,13 @@ def test_a_celery_worker_logs_each_email_it_sent_in_the_same_format(shared_redis
     line with time, level and logger."""
     from django.core import mail
 
-    from handsite import services
+    from handsite.services import email_outbox
 
     with celery_app_on(shared_redis) as app:
         queue = app.conf.task_default_queue
         with worker_process(shared_redis, queue, tmp_path / "worker") as second:
             # outside a transaction: queued to the worker at once
-            (row,) = services.queue_email(
+            (row,) = email_outbox.queue_email(
                 mail.EmailMessage("Hi", "Body", None, ["nour@example.com"]), purpose="invitation"
             )
             deadline = time.monotonic() + 60
@@ -142,6 +142,7 @@ def test_a_celery_worker_logs_each_email_it_sent_in_the_same_format(shared_redis
             log = second.log()
     lines = [line for line in log.splitlines() if line[:4].isdigit()]
     assert any(
-        "INFO handsite.services [" in line and f"e-mail {row.pk} (invitation) sent" in line for line in lines
+        "INFO handsite.services.email_outbox [" in line and f"e-mail {row.pk} (invitation) sent" in line
+        for line in lines
     )
     assert any(LINE.match(line) and "celery.app.trace" in line and "succeeded" in line for line in lines), log

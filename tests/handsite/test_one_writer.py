@@ -1,13 +1,13 @@
-"""One writer per app: each app's ``services.py`` writes its rows; views, forms, the allauth adapter,
-tasks, template tags and the rest call it. Read from the source (an AST walk), so a write added anywhere
-else fails here before it is ever run."""
+"""One writer per app: each app's ``services.py`` (or the modules of its ``services/`` package) writes its
+rows; views, forms, the allauth adapter, tasks, template tags and the rest call it. Read from the source
+(an AST walk), so a write added anywhere else fails here before it is ever run."""
 
 import ast
 from pathlib import Path
 
 import pytest
 
-from handsite import services
+from handsite.services import accounts, invitations
 from tests.support import membership_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,21 +132,21 @@ def test_outside_thin_modules_only_a_dicts_update_is_let_through():
 def test_the_account_writes_live_in_handsite_services(outsider, owner, group):
     """What the adapter, the sign-up form, the profile page and the language middleware used to save
     themselves."""
-    link = services.regenerate_invite_link(actor_membership=membership_of(owner, group))
-    services.save_new_user(outsider, invitation_token=link.token)
+    link = invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    accounts.save_new_user(outsider, invitation_token=link.token)
     outsider.refresh_from_db()
     assert outsider.pending_invitation_id == link.pk
-    assert services.take_pending_invitation(outsider) == link.token
+    assert accounts.take_pending_invitation(outsider) == link.token
     outsider.refresh_from_db()
     assert outsider.pending_invitation_id is None
-    assert services.take_pending_invitation(outsider) is None  # used once
-    services.save_new_user(outsider, invitation_token="not-a-token")  # not remembered, no error
+    assert accounts.take_pending_invitation(outsider) is None  # used once
+    accounts.save_new_user(outsider, invitation_token="not-a-token")  # not remembered, no error
     outsider.refresh_from_db()
     assert outsider.pending_invitation_id is None
-    services.set_signup_details(outsider, display_name="  Nour ", language="ar")
+    accounts.set_signup_details(outsider, display_name="  Nour ", language="ar")
     outsider.refresh_from_db()
     assert (outsider.display_name, outsider.language) == ("Nour", "ar")
-    services.update_profile(outsider, display_name="Nour K.", language="en")
-    services.set_language(outsider, "ar")
+    accounts.update_profile(outsider, display_name="Nour K.", language="en")
+    accounts.set_language(outsider, "ar")
     outsider.refresh_from_db()
     assert (outsider.display_name, outsider.language) == ("Nour K.", "ar")

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Game, GameStatus
-from handsite import services
 from handsite.celery import warm_broker
 from handsite.models import EmailState, Invitation, OutgoingEmail, QueuedTask, User
+from handsite.services import email_outbox, task_queue
 from scoring.models import OnlineResult
 from tests.celery.conftest import OwnRedis, celery_app_on, wait_for_mail, worker
 from tests.factories import PASSWORD, MembershipFactory, PlayerGroupFactory, UserFactory
@@ -73,7 +73,7 @@ def test_sign_up_answers_at_once_while_the_mail_server_hangs_and_the_email_goes_
         assert (row.state, row.attempts, row.purpose) == (EmailState.PENDING, 0, "email_confirmation_signup")
 
         settings.MAILERS = hanging.mailers(timeout=1)
-        assert services.send_email(row.pk) == "retry"  # what the worker does: the hang times out
+        assert email_outbox.send_email(row.pk) == "retry"  # what the worker does: the hang times out
     row.refresh_from_db()
     assert (row.state, row.attempts) == (EmailState.PENDING, 1)
     assert "timed out" in row.last_error.lower() or "timeout" in row.last_error.lower()
@@ -81,9 +81,9 @@ def test_sign_up_answers_at_once_while_the_mail_server_hangs_and_the_email_goes_
 
     with smtp_standin("answering") as answering:
         settings.MAILERS = answering.mailers()
-        assert services.send_email(row.pk) == "not_claimed"  # not due yet
-        assert services.send_email(row.pk, now=row.send_after + dt.timedelta(seconds=1)) == "sent"
-        assert services.send_email(row.pk, now=row.send_after + dt.timedelta(hours=1)) == "not_claimed"
+        assert email_outbox.send_email(row.pk) == "not_claimed"  # not due yet
+        assert email_outbox.send_email(row.pk, now=row.send_after + dt.timedelta(seconds=1)) == "sent"
+        assert email_outbox.send_email(row.pk, now=row.send_after + dt.timedelta(hours=1)) == "not_claimed"
     row.refresh_from_db()
     assert (row.state, row.attempts, row.last_error) == (EmailState.SENT, 2, "")
     (message,) = answering.messages
@@ -102,7 +102,7 @@ def test_password_reset_answers_at_once_while_the_mail_server_is_down_and_the_ro
     assert seconds < FAST
     (row,) = OutgoingEmail.objects.all()
     assert row.purpose == "password_reset_key"
-    assert services.send_email(row.pk) == "retry"
+    assert email_outbox.send_email(row.pk) == "retry"
     row.refresh_from_db()
     assert row.state == EmailState.PENDING
     assert "ConnectionRefusedError" in row.last_error
@@ -128,28 +128,32 @@ def test_a_500_page_answers_at_once_while_the_mail_server_hangs_and_the_error_re
 @pytest.mark.django_db
 def test_a_send_that_keeps_failing_is_marked_failed_with_its_error(settings, member, mailoutbox):
     settings.MAILERS = mailers_at(refusing_port())
-    with_row = services.queue_email(mail.EmailMessage("Hi", "Body", None, ["x@example.com"]), purpose="test")
+    with_row = email_outbox.queue_email(
+        mail.EmailMessage("Hi", "Body", None, ["x@example.com"]), purpose="test"
+    )
     row = with_row[0]
     now = timezone.now()
     outcomes = []
-    for _ in range(services.EMAIL_MAX_ATTEMPTS):
-        outcomes.append(services.send_email(row.pk, now=now))
+    for _ in range(email_outbox.EMAIL_MAX_ATTEMPTS):
+        outcomes.append(email_outbox.send_email(row.pk, now=now))
         row.refresh_from_db()
         now = row.send_after + dt.timedelta(seconds=1)
-    assert outcomes == ["retry"] * (services.EMAIL_MAX_ATTEMPTS - 1) + ["failed"]
-    assert (row.state, row.attempts) == (EmailState.FAILED, services.EMAIL_MAX_ATTEMPTS)
+    assert outcomes == ["retry"] * (email_outbox.EMAIL_MAX_ATTEMPTS - 1) + ["failed"]
+    assert (row.state, row.attempts) == (EmailState.FAILED, email_outbox.EMAIL_MAX_ATTEMPTS)
     assert "ConnectionRefusedError" in row.last_error
-    assert services.pending_email_ids(now + dt.timedelta(days=1)) == []
+    assert email_outbox.pending_email_ids(now + dt.timedelta(days=1)) == []
 
 
 @pytest.mark.django_db
 def test_a_row_left_sending_by_a_stopped_worker_is_sent_by_a_later_sweep(mailoutbox):
-    (row,) = services.queue_email(mail.EmailMessage("Hi", "Body", None, ["x@example.com"]), purpose="test")
+    (row,) = email_outbox.queue_email(
+        mail.EmailMessage("Hi", "Body", None, ["x@example.com"]), purpose="test"
+    )
     OutgoingEmail.objects.filter(pk=row.pk).update(
         state=EmailState.SENDING, claimed_at=timezone.now() - dt.timedelta(hours=1), attempts=1
     )
-    assert services.pending_email_ids() == [row.pk]
-    assert services.queue_pending_emails() == 1  # eager in unit tests: sent at once
+    assert email_outbox.pending_email_ids() == [row.pk]
+    assert email_outbox.queue_pending_emails() == 1  # eager in unit tests: sent at once
     assert len(mailoutbox) == 1
     assert OutgoingEmail.objects.get(pk=row.pk).state == EmailState.SENT
 
@@ -197,16 +201,16 @@ def test_with_redis_stopped_a_finished_game_and_an_invitation_wait_in_the_databa
     server.start()
     with worker(app):
         # beat's minute: the outbox sweep, and the scan of recorded tasks (as if two minutes had passed)
-        assert services.queue_pending_emails() == 1
-        assert services.requeue_tasks(now=timezone.now() + dt.timedelta(minutes=3)) >= 1
+        assert email_outbox.queue_pending_emails() == 1
+        assert task_queue.requeue_tasks(now=timezone.now() + dt.timedelta(minutes=3)) >= 1
         wait_for_mail(1)
         deadline = time.monotonic() + 30
         while QueuedTask.objects.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         # later sweeps find nothing left
         time.sleep(0.5)
-        assert services.queue_pending_emails() == 0
-        assert services.requeue_tasks(now=timezone.now() + dt.timedelta(minutes=10)) == 0
+        assert email_outbox.queue_pending_emails() == 0
+        assert task_queue.requeue_tasks(now=timezone.now() + dt.timedelta(minutes=10)) == 0
         time.sleep(0.5)
     assert OnlineResult.objects.filter(game_id=game.pk).exists()  # the standings have the game
     assert not QueuedTask.objects.exists()

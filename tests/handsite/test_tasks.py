@@ -1,7 +1,8 @@
 import pytest
 
-from handsite import services, tasks
+from handsite import tasks
 from handsite.models import Invitation, OutgoingEmail
+from handsite.services import invitations
 from tests.support import membership_of
 
 pytestmark = pytest.mark.django_db
@@ -11,7 +12,7 @@ def test_an_invitation_email_is_queued_only_once(
     owner, group, mailoutbox, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        invitation = services.invite_by_email(
+        invitation = invitations.invite_by_email(
             actor_membership=membership_of(owner, group), email="a@example.com"
         )
         # a task queued before the outbox existed finds it queued already
@@ -21,7 +22,9 @@ def test_an_invitation_email_is_queued_only_once(
 
 
 def test_an_invitation_made_before_the_outbox_is_queued_by_its_old_task(owner, group, mailoutbox):
-    invitation = services.invite_by_email(actor_membership=membership_of(owner, group), email="a@example.com")
+    invitation = invitations.invite_by_email(
+        actor_membership=membership_of(owner, group), email="a@example.com"
+    )
     OutgoingEmail.objects.all().delete()
     Invitation.objects.filter(pk=invitation.pk).update(sent_at=None)
     assert tasks.send_invitation_email(invitation.pk) is True
@@ -30,7 +33,9 @@ def test_an_invitation_made_before_the_outbox_is_queued_by_its_old_task(owner, g
 
 
 def test_a_revoked_invitation_is_not_queued(owner, group, mailoutbox):
-    invitation = services.invite_by_email(actor_membership=membership_of(owner, group), email="a@example.com")
+    invitation = invitations.invite_by_email(
+        actor_membership=membership_of(owner, group), email="a@example.com"
+    )
     OutgoingEmail.objects.all().delete()
     Invitation.objects.filter(pk=invitation.pk).update(sent_at=None, revoked_at=invitation.created_at)
     assert tasks.send_invitation_email(invitation.pk) is False

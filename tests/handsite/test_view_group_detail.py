@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from handsite import services
+from handsite.services import invitations
 from tests.support import membership_of
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_it_has_places_for_games_and_score_sheets(client, member, group):
 
 
 def test_managers_see_the_invite_link(client, owner, admin, group):
-    link = services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    link = invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
     client.force_login(admin)
     text = client.get(url(group)).text
     assert link.token in text
@@ -52,7 +52,7 @@ def test_managers_see_the_invite_link(client, owner, admin, group):
 
 
 def test_members_do_not_see_the_invite_link_or_role_controls(client, owner, member, group):
-    link = services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    link = invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
     client.force_login(member)
     text = client.get(url(group)).text
     assert link.token not in text
@@ -64,7 +64,7 @@ def test_the_invite_link_can_be_shared_on_whatsapp_url_encoded(client, owner, gr
 
     group.name = "Hand & <Friends>"
     group.save(update_fields=["name"])
-    link = services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    link = invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
     client.force_login(owner)
     page = client.get(url(group)).text
     share = next(part.split('"')[0] for part in page.split('href="')[1:] if part.startswith("https://wa.me/"))
@@ -78,7 +78,7 @@ def test_the_invite_link_can_be_shared_on_whatsapp_url_encoded(client, owner, gr
 
 
 def test_the_invite_link_reads_left_to_right_and_names_are_isolated(client, owner, group):
-    services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
     client.force_login(owner)
     page = client.get(url(group)).text
     assert '<input id="invite-url" type="text" readonly dir="ltr"' in page

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from handsite import services
+from handsite.services import groups
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +13,7 @@ def test_a_visitor_sees_the_welcome_page_with_sign_up(client):
 
 
 def test_it_lists_the_groups_of_the_person(client, member, group, outsider):
-    services.create_group(owner=outsider, name="Not mine")
+    groups.create_group(owner=outsider, name="Not mine")
     client.force_login(member)
     response = client.get(reverse("home"))
     assert group.name in response.text

@@ -5,8 +5,8 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from handsite import services
 from handsite.models import Membership, Role
+from handsite.services import invitations
 from tests.factories import PASSWORD
 from tests.support import membership_of
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def link(owner, group):
-    return services.regenerate_invite_link(actor_membership=membership_of(owner, group))
+    return invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
 
 
 def url(invitation_or_token):
@@ -55,7 +55,7 @@ def test_an_unknown_token_shows_a_clear_page_and_creates_nothing(client, outside
 
 
 def test_a_revoked_link_shows_a_clear_page_and_creates_nothing(client, owner, link, group, outsider):
-    services.revoke_invite_link(actor_membership=membership_of(owner, group))
+    invitations.revoke_invite_link(actor_membership=membership_of(owner, group))
     client.force_login(outsider)
     response = client.post(url(link))
     assert response.status_code == 404
@@ -64,7 +64,7 @@ def test_a_revoked_link_shows_a_clear_page_and_creates_nothing(client, owner, li
 
 
 def test_an_expired_link_shows_a_clear_page_and_creates_nothing(client, owner, group, outsider):
-    link = services.regenerate_invite_link(
+    link = invitations.regenerate_invite_link(
         actor_membership=membership_of(owner, group), expires_in=datetime.timedelta(days=1)
     )
     client.force_login(outsider)
@@ -113,7 +113,7 @@ def test_a_visitor_who_logs_in_lands_in_the_group(client, link, group, outsider)
 
 def test_a_visitor_whose_link_is_revoked_before_log_in_joins_nothing(client, owner, link, group, outsider):
     client.get(url(link))
-    services.revoke_invite_link(actor_membership=membership_of(owner, group))
+    invitations.revoke_invite_link(actor_membership=membership_of(owner, group))
     response = client.post(
         reverse("account_login"), {"login": outsider.email, "password": PASSWORD}, follow=True
     )

@@ -6,7 +6,7 @@ from django.core import mail
 from django.urls import reverse
 
 from games import engine, services
-from handsite import services as site_services
+from handsite.services import delivery
 from tests.i18n.arabic_site import build, english_words, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_an_arabic_reader_gets_arabic_e_mails_when_an_english_player_moved(
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         _turn_passes_to_the_reader(site)
-    site_services.deliver_pending()  # turn e-mails leave with the minute's sweep
+    delivery.deliver_pending()  # turn e-mails leave with the minute's sweep
     sent = [m for m in mail.outbox if m.to == [site.reader.email]]
     assert sent, "no e-mail for the reader"
     message = sent[-1]

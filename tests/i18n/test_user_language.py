@@ -6,9 +6,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import translation
 
-from handsite import services as site_services
 from handsite.i18n import language_for_address, language_of
 from handsite.models import User
+from handsite.services import delivery
 from tests.factories import PASSWORD, UserFactory
 from tests.notifications.conftest import game as game
 from tests.notifications.conftest import make_game as make_game
@@ -136,7 +136,7 @@ def test_an_arabic_reader_gets_the_turn_email_in_arabic_when_an_english_player_m
     with django_capture_on_commit_callbacks(execute=True):
         assert play_one_turn(game) == mover
     assert player_to_move(game) == reader
-    site_services.deliver_pending()  # turn e-mails leave with the minute's sweep
+    delivery.deliver_pending()  # turn e-mails leave with the minute's sweep
     message = next(m for m in mail.outbox if m.to == [reader.email])
     html = message.alternatives[0][0]
     assert '<html lang="ar" dir="rtl">' in html

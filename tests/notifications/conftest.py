@@ -6,8 +6,8 @@ from django.db import transaction
 from games import engine, services
 from games import notifications as game_notifications
 from games.models import Game, TimeoutRule
-from handsite import services as site_services
 from handsite.models import Notification
+from handsite.services import preferences
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def prefs():
     """prefs(user, **fields): set a person's notification preferences."""
 
     def set_prefs(user, **fields):
-        pref = site_services.preference_for(user)
+        pref = preferences.preference_for(user)
         for name, value in fields.items():
             setattr(pref, name, value)
         pref.save()

@@ -8,9 +8,9 @@ from django.core import mail
 
 from games.models import Game
 from games.notifications import topic as game_topic
-from handsite import notifications, tasks
-from handsite import services as site_services
+from handsite import notification_prefs, tasks
 from handsite.models import Notification, NotificationState
+from handsite.services import outbox
 from tests.notifications.conftest import player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -20,9 +20,9 @@ NIGHT = dt.datetime(2026, 3, 2, 21, 30, tzinfo=dt.UTC)
 
 def test_quiet_hours_across_midnight_end_at_the_local_morning(owner, prefs):
     pref = prefs(owner, time_zone="Asia/Amman", quiet_start=dt.time(22), quiet_end=dt.time(7))
-    assert notifications.quiet_until(pref, NIGHT) == dt.datetime(2026, 3, 3, 4, 0, tzinfo=dt.UTC)
-    assert notifications.quiet_until(pref, dt.datetime(2026, 3, 3, 4, 0, tzinfo=dt.UTC)) is None
-    assert notifications.quiet_until(pref, dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)) is None
+    assert notification_prefs.quiet_until(pref, NIGHT) == dt.datetime(2026, 3, 3, 4, 0, tzinfo=dt.UTC)
+    assert notification_prefs.quiet_until(pref, dt.datetime(2026, 3, 3, 4, 0, tzinfo=dt.UTC)) is None
+    assert notification_prefs.quiet_until(pref, dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)) is None
 
 
 def test_a_turn_email_in_quiet_hours_waits_and_goes_out_once_they_end(make_game, prefs):
@@ -69,7 +69,7 @@ def test_the_digest_lists_every_waiting_game_soonest_deadline_first_once_a_day(
 
 def test_no_digest_when_no_game_waits(owner, prefs):
     prefs(owner, daily_digest=True, digest_hour=0)
-    assert site_services.make_digests() == []
+    assert outbox.make_digests() == []
 
 
 def test_it_is_the_player_to_move_who_gets_the_turn_email(game):

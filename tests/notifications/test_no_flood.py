@@ -13,8 +13,8 @@ from django.urls import reverse
 from games import notifications as game_notifications
 from games.views import poll_token
 from handsite import notifications
-from handsite import services as site_services
 from handsite.models import Notification, NotificationState
+from handsite.services import delivery, preferences
 from tests.notifications.conftest import play_one_turn, player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_a_polling_player_gets_it_in_site_then_one_email_after_the_grace_and_non
     assert row.send_after == T0 + 1.5 * MINUTE  # the move queued nothing: the minute's sweep decides
     assert notifications.unread_count(waiter) == 1  # in-site at once
     with at(2):
-        assert site_services.deliver_pending()["waiting"] == 1
+        assert delivery.deliver_pending()["waiting"] == 1
     row.refresh_from_db()
     assert row.send_after == T0 + 11 * MINUTE  # seen at 0:01, grace 10 minutes
     assert emails_to(waiter) == []
@@ -81,10 +81,10 @@ def test_a_polling_player_gets_it_in_site_then_one_email_after_the_grace_and_non
         with at(minute):
             poll(client, game, waiter)
     with at(12):
-        assert site_services.deliver_pending()["waiting"] == 1  # seen at 0:05: held until 0:15
+        assert delivery.deliver_pending()["waiting"] == 1  # seen at 0:05: held until 0:15
     assert emails_to(waiter) == []
     with at(15.1):
-        assert site_services.deliver_pending()["sent"] == 1
+        assert delivery.deliver_pending()["sent"] == 1
     assert len(emails_to(waiter)) == 1
     assert "[Hand] Your turn:" in emails_to(waiter)[0].subject
 
@@ -94,7 +94,7 @@ def test_a_polling_player_gets_it_in_site_then_one_email_after_the_grace_and_non
         play_one_turn(game)
         play_one_turn(game)
     with at(60):
-        site_services.deliver_pending()
+        delivery.deliver_pending()
     assert len(emails_to(waiter)) == 1
     assert notifications.unread_count(waiter) == 2
 
@@ -106,16 +106,16 @@ def test_a_polling_player_gets_it_in_site_then_one_email_after_the_grace_and_non
         play_one_turn(game)
         play_one_turn(game)
     with at(70):
-        site_services.deliver_pending()
+        delivery.deliver_pending()
     assert len(emails_to(waiter)) == 1  # seen at 1:01: held until 1:11
     with at(71.1):
-        site_services.deliver_pending()
+        delivery.deliver_pending()
     assert len(emails_to(waiter)) == 2
 
 
 def test_three_games_waiting_make_one_email(make_game, owner, member, django_capture_on_commit_callbacks):
     with at(0):
-        site_services.record_presence(member.pk)  # on the site while the turns come in
+        preferences.record_presence(member.pk)  # on the site while the turns come in
     games = []
     for seed in (1, 2, 3):
         with at(1), django_capture_on_commit_callbacks(execute=True):
@@ -126,7 +126,7 @@ def test_three_games_waiting_make_one_email(make_game, owner, member, django_cap
     assert emails_to(member) == []
     assert Notification.objects.filter(user=member, state=NotificationState.PENDING).count() == 3
     with at(10.5):
-        outcomes = site_services.deliver_pending()
+        outcomes = delivery.deliver_pending()
     assert outcomes.get("sent") == 1
     assert len(emails_to(member)) == 1
     message = emails_to(member)[0]
@@ -142,19 +142,19 @@ def test_a_vacation_holds_your_turn_emails_until_it_ends(
     make_game, member, django_capture_on_commit_callbacks
 ):
     with at(0):
-        site_services.book_vacation(member, 2)
+        preferences.book_vacation(member, 2)
     with at(1), django_capture_on_commit_callbacks(execute=True):
         game = make_game()
         if player_to_move(game) != member:
             play_one_turn(game)
     with at(2):
-        assert site_services.deliver_pending()["waiting"] == 1  # the minute's sweep holds it
+        assert delivery.deliver_pending()["waiting"] == 1  # the minute's sweep holds it
     row = Notification.objects.get(user=member, kind=game_notifications.YOUR_TURN)
     assert row.state == NotificationState.PENDING
     assert row.send_after == T0 + dt.timedelta(days=2)
     assert emails_to(member) == []
     with time_machine.travel(T0 + dt.timedelta(days=2, minutes=1), tick=False):
-        assert site_services.deliver_pending()["sent"] == 1
+        assert delivery.deliver_pending()["sent"] == 1
     assert len(emails_to(member)) == 1
 
 
@@ -172,10 +172,10 @@ def test_a_digest_reader_gets_the_warnings_about_time_but_no_turn_email(make_gam
             turn=game.turn_version,
             kind=game_notifications.LOW_TIME,
         )
-        assert site_services.deliver(low.pk) == "sent"
+        assert delivery.deliver(low.pk) == "sent"
         your_turn = Notification.objects.get(user=player, kind=game_notifications.YOUR_TURN)
         Notification.objects.filter(pk=your_turn.pk).update(state=NotificationState.PENDING)
-        assert site_services.deliver(your_turn.pk) == "skipped"
+        assert delivery.deliver(your_turn.pk) == "skipped"
     assert [m.subject for m in emails_to(player)] == [f"[Hand] Time is running out: Thursday Hand: {game}"]
 
 

@@ -8,9 +8,9 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from handsite import services as site_services
 from handsite import tasks
 from handsite.models import Notification, NotificationState
+from handsite.services import outbox
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def rows_for(people, prefix="note"):
 
 def test_many_notifications_are_one_query(owner, admin, member, django_capture_on_commit_callbacks):
     with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks() as queued:
-        ids = site_services.notify_many(rows_for([owner, admin, member]))
+        ids = outbox.notify_many(rows_for([owner, admin, member]))
     assert len(captured.captured_queries) == 1
     assert len(ids) == 3
     assert sorted(Notification.objects.values_list("user_id", flat=True)) == sorted(
@@ -34,8 +34,8 @@ def test_many_notifications_are_one_query(owner, admin, member, django_capture_o
 
 
 def test_rows_written_before_are_skipped(owner, admin, member):
-    first = site_services.notify_many(rows_for([owner, admin]))
-    again = site_services.notify_many(rows_for([owner, admin, member]))
+    first = outbox.notify_many(rows_for([owner, admin]))
+    again = outbox.notify_many(rows_for([owner, admin, member]))
     assert len(first) == 2
     assert again == [Notification.objects.get(user=member).pk]
     assert Notification.objects.count() == 3
@@ -44,18 +44,18 @@ def test_rows_written_before_are_skipped(owner, admin, member):
 def test_the_sending_is_queued_a_chunk_of_rows_per_task(
     owner, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(site_services, "SEND_CHUNK", 2)
+    monkeypatch.setattr(outbox, "SEND_CHUNK", 2)
     rows = [
         {"recipient": owner.pk, "kind": "test_note", "key": f"chunk:{number}", "subject": "Hi"}
         for number in range(5)
     ]
     with django_capture_on_commit_callbacks() as queued:
-        site_services.notify_many(rows)
+        outbox.notify_many(rows)
     assert len(queued) == 3  # 2 + 2 + 1
 
 
 def test_each_row_of_a_chunk_is_emailed_once_however_often_the_task_runs(owner, admin):
-    ids = site_services.notify_many(rows_for([owner, admin]))
+    ids = outbox.notify_many(rows_for([owner, admin]))
     assert tasks.send_notifications(ids) == {"sent": 2}
     assert tasks.send_notifications(ids) == {"not_claimed": 2}
     assert sorted(message.to[0] for message in mail.outbox) == sorted([owner.email, admin.email])
@@ -107,7 +107,7 @@ def test_a_rows_parameters_are_those_of_the_orms_notification(owner, shape):
     )
     fields = [f for f in Notification._meta.concrete_fields if not f.primary_key]
     expected = [f.get_db_prep_save(f.pre_save(orm, add=True), connection) for f in fields]
-    insert = site_services._NotificationInsert.of(connection)
+    insert = outbox._NotificationInsert.of(connection)
     got = insert.values(row, state=NotificationState.PENDING, now=now, db=connection)
     assert prepared(got) == prepared(expected)
     assert [type(value) for value in got] == [type(value) for value in expected]
@@ -115,7 +115,7 @@ def test_a_rows_parameters_are_those_of_the_orms_notification(owner, shape):
 
 def test_a_stored_row_is_the_one_the_orm_stores(owner, admin):
     now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
-    [new_id] = site_services.notify_many([dict(FULL_ROW, recipient=owner.pk)], now=now)
+    [new_id] = outbox.notify_many([dict(FULL_ROW, recipient=owner.pk)], now=now)
     orm = Notification.objects.create(
         user_id=owner.pk,
         kind=FULL_ROW["kind"],
@@ -135,9 +135,9 @@ def test_a_stored_row_is_the_one_the_orm_stores(owner, admin):
 
 
 def test_the_insert_text_is_built_once_per_number_of_rows(owner, admin):
-    insert = site_services._NotificationInsert.of(connection)
+    insert = outbox._NotificationInsert.of(connection)
     assert insert.sql(1) is insert.sql(1)
     assert insert.sql(3) is insert.sql(3)
     assert insert.sql(1) != insert.sql(3)
-    many = site_services.INSERT_ROWS_BUILT + 1
+    many = outbox.INSERT_ROWS_BUILT + 1
     assert insert.sql(many) == insert.sql(many)  # past the kept sizes: built again, the same text

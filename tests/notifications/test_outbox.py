@@ -13,8 +13,8 @@ from games import notifications as game_notifications
 from games import services
 from games.notifications import topic as game_topic
 from handsite import notifications, tasks
-from handsite import services as site_services
 from handsite.models import Notification, NotificationState
+from handsite.services import delivery, outbox
 from tests.notifications.conftest import play_one_turn, player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def test_a_move_writes_the_row_in_its_transaction_queues_nothing_and_the_sweep_s
     assert callbacks == []  # no task published by the move: the e-mail waits for the minute's sweep
     assert row.state == NotificationState.PENDING
     assert mail.outbox == []
-    assert site_services.deliver_pending() == {"released": 0, "sent": 1}
+    assert delivery.deliver_pending() == {"released": 0, "sent": 1}
     row.refresh_from_db()
     assert row.state == NotificationState.SENT
     assert len(mail.outbox) == 1
@@ -82,16 +82,16 @@ def test_sending_twice_or_by_two_tasks_emails_once(game):
     row = Notification.objects.get()
     assert tasks.send_notification(row.pk) == "sent"
     assert tasks.send_notification(row.pk) == "not_claimed"
-    assert site_services.deliver_pending() == {"released": 0}
+    assert delivery.deliver_pending() == {"released": 0}
     assert len(mail.outbox) == 1
 
 
 def test_only_the_claimer_sends(game):
     row = Notification.objects.get()
     now = timezone.now()
-    assert site_services.claim(row.pk, now) is True
-    assert site_services.claim(row.pk, now) is False
-    assert site_services.deliver(row.pk) == "not_claimed"
+    assert delivery.claim(row.pk, now) is True
+    assert delivery.claim(row.pk, now) is False
+    assert delivery.deliver(row.pk) == "not_claimed"
     assert mail.outbox == []
 
 
@@ -114,7 +114,7 @@ def test_a_bot_seat_gets_no_notification(make_game, owner):
 def test_turn_emails_off_keeps_the_line_in_the_list_but_sends_nothing(game, prefs):
     row = Notification.objects.get()
     prefs(row.user, your_turn_email=False)
-    assert site_services.deliver(row.pk) == "skipped"
+    assert delivery.deliver(row.pk) == "skipped"
     row.refresh_from_db()
     assert row.state == NotificationState.SKIPPED
     assert mail.outbox == []
@@ -124,16 +124,16 @@ def test_turn_emails_off_keeps_the_line_in_the_list_but_sends_nothing(game, pref
 def test_a_digest_reader_gets_no_turn_email(game, prefs):
     row = Notification.objects.get()
     prefs(row.user, daily_digest=True)
-    assert site_services.deliver(row.pk) == "skipped"
+    assert delivery.deliver(row.pk) == "skipped"
     assert mail.outbox == []
 
 
 def test_a_turn_that_is_over_is_not_emailed_any_more(game):
     first = Notification.objects.get()
     play_one_turn(game)
-    assert site_services.deliver(first.pk) == "skipped"
+    assert delivery.deliver(first.pk) == "skipped"
     second = Notification.objects.exclude(pk=first.pk).get()
-    assert site_services.deliver(second.pk) == "sent"
+    assert delivery.deliver(second.pk) == "sent"
     assert len(mail.outbox) == 1
 
 
@@ -144,15 +144,15 @@ def test_a_failed_send_stays_pending_and_goes_out_on_a_later_scan(game, monkeypa
         raise OSError("connection refused")
 
     monkeypatch.setattr(EmailBackend, "send_messages", smtp_down)
-    assert site_services.deliver(row.pk) == "retry"
+    assert delivery.deliver(row.pk) == "retry"
     row.refresh_from_db()
     assert row.state == NotificationState.PENDING
     assert row.send_after > timezone.now()
     assert "connection refused" in row.last_error
     monkeypatch.undo()
-    assert site_services.deliver_pending() == {"released": 0}  # not due yet
+    assert delivery.deliver_pending() == {"released": 0}  # not due yet
     later = row.send_after + dt.timedelta(seconds=1)
-    assert site_services.deliver_pending(later) == {"released": 0, "sent": 1}
+    assert delivery.deliver_pending(later) == {"released": 0, "sent": 1}
     assert len(mail.outbox) == 1
 
 
@@ -164,7 +164,7 @@ def test_it_gives_up_after_the_last_attempt(game, monkeypatch):
         raise OSError("x")
 
     monkeypatch.setattr(EmailBackend, "send_messages", smtp_down)
-    assert site_services.deliver(row.pk) == "failed"
+    assert delivery.deliver(row.pk) == "failed"
     row.refresh_from_db()
     assert row.state == NotificationState.FAILED
 
@@ -173,7 +173,7 @@ def test_a_row_left_sending_by_a_dead_worker_is_sent_later(game):
     row = Notification.objects.get()
     long_ago = timezone.now() - dt.timedelta(hours=1)
     Notification.objects.filter(pk=row.pk).update(state=NotificationState.SENDING, claimed_at=long_ago)
-    assert site_services.deliver_pending() == {"released": 1, "sent": 1}
+    assert delivery.deliver_pending() == {"released": 1, "sent": 1}
     assert len(mail.outbox) == 1
 
 
@@ -197,14 +197,12 @@ def test_a_swept_kind_queues_no_task_when_written_and_the_minute_sweep_sends_it(
     member, swept_kind, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        one = site_services.notify(recipient=member, kind=swept_kind, key="a", subject="One", body="1")
-        site_services.notify_many(
-            [{"recipient": member.pk, "kind": swept_kind, "key": "b", "subject": "Two"}]
-        )
+        one = outbox.notify(recipient=member, kind=swept_kind, key="a", subject="One", body="1")
+        outbox.notify_many([{"recipient": member.pk, "kind": swept_kind, "key": "b", "subject": "Two"}])
     assert callbacks == []
     assert one.state == NotificationState.PENDING
     assert mail.outbox == []
-    assert site_services.deliver_pending() == {"released": 0, "sent": 2}
+    assert delivery.deliver_pending() == {"released": 0, "sent": 2}
     assert sorted(message.subject for message in mail.outbox) == ["[Hand] One", "[Hand] Two"]
 
 
@@ -212,21 +210,21 @@ def test_a_kind_that_is_not_swept_is_still_queued_after_the_commit(
     member, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        site_services.notify(recipient=member, kind="plain", key="a", subject="Hello", body="1")
-        site_services.notify_many([{"recipient": member.pk, "kind": "plain", "key": "b", "subject": "Again"}])
+        outbox.notify(recipient=member, kind="plain", key="a", subject="Hello", body="1")
+        outbox.notify_many([{"recipient": member.pk, "kind": "plain", "key": "b", "subject": "Again"}])
     assert len(callbacks) == 2
     assert sorted(message.subject for message in mail.outbox) == ["[Hand] Again", "[Hand] Hello"]
 
 
 def test_the_minute_sweep_queues_every_due_row_for_the_mail_workers_and_each_is_sent_once(member, swept_kind):
-    site_services.notify_many(
+    outbox.notify_many(
         [
             {"recipient": member.pk, "kind": swept_kind, "key": f"k{n}", "subject": f"Row {n}"}
             for n in range(60)
         ]
     )
     assert mail.outbox == []
-    assert site_services.queue_pending(limit=50) == {"released": 0, "queued": 50}  # 2 tasks of 25
+    assert delivery.queue_pending(limit=50) == {"released": 0, "queued": 50}  # 2 tasks of 25
     assert Notification.objects.filter(state=NotificationState.PENDING).count() == 10  # the next minute's
     assert tasks.send_pending_notifications() == {"released": 0, "queued": 10}
     assert tasks.send_pending_notifications() == {"released": 0, "queued": 0}

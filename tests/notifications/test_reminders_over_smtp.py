@@ -17,9 +17,9 @@ from games.models import Game
 from games.notifications import LOW_TIME, REMINDER, YOUR_TURN
 from games.notifications import opened as game_opened
 from games.notifications import topic as game_topic
-from handsite import services as site_services
 from handsite import tasks
 from handsite.models import Notification, NotificationPreference, NotificationState
+from handsite.services import outbox, preferences
 from tests.notifications.conftest import player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +140,7 @@ def test_a_row_read_before_its_email_leaves_is_not_sent(make_game, smtp):
     with at(START + dt.timedelta(hours=6)):  # no quiet hours: the turn e-mail would go in this sweep
         game = make_game()
         row = Notification.objects.get(topic=game_topic(game.pk), kind=YOUR_TURN)
-        site_services.mark_read(row.user, row.pk)  # seen in the in-site list first
+        outbox.mark_read(row.user, row.pk)  # seen in the in-site list first
         tasks.send_pending_notifications()
     assert smtp.raw == []
     row.refresh_from_db()
@@ -161,7 +161,7 @@ def test_no_warning_while_the_game_is_open_and_none_once_it_was_seen(make_game, 
         assert Notification.objects.filter(user=mover, kind=LOW_TIME).exists()
     for minutes in (1, 2):
         with at(low_at + dt.timedelta(minutes=minutes)):
-            site_services.record_presence(mover.pk)  # the page stays open: it polls
+            preferences.record_presence(mover.pk)  # the page stays open: it polls
             sweep()
     assert smtp.raw == []
     with at(low_at + dt.timedelta(minutes=3)):
@@ -181,7 +181,7 @@ def test_a_warning_waiting_for_an_absent_player_goes_once_they_leave(make_game, 
         sweep()
     low_at = START + dt.timedelta(hours=24 * 0.8)
     with at(low_at):
-        site_services.record_presence(mover.pk)  # on another page of the site, not this game
+        preferences.record_presence(mover.pk)  # on another page of the site, not this game
         sweep()
     assert smtp.raw == []
     with at(low_at + dt.timedelta(minutes=settings.HANDSITE_NOTIFY_GRACE_MINUTES + 1)):
@@ -239,7 +239,7 @@ def test_arabic_mail_is_signed_hand_in_arabic_and_its_subject_keeps_every_space(
 
 
 def test_a_persons_due_rows_are_queued_in_one_chunk_so_one_worker_sends_their_one_email():
-    from handsite.services import chunks_by_person
+    from handsite.services.delivery import chunks_by_person
 
     due = [(1, 7), (2, 8), (3, 7), (4, 9), (5, 8), (6, 7)]  # (row, person), most overdue first
     assert chunks_by_person(due, 2) == [[1, 3, 6], [2, 5], [4]]

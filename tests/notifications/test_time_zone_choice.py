@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from handsite import notifications
+from handsite import notification_prefs
 from handsite.middleware import TIME_ZONE_COOKIE
 from handsite.zones import zone_options
 
@@ -17,7 +17,7 @@ def test_one_tap_sets_the_zone_and_the_pages_follow(client, member):
     response = client.post(reverse("set_time_zone"), {"time_zone": "Asia/Amman", "next": "/notifications/"})
     assert response.status_code == 302
     assert response["Location"] == "/notifications/"
-    assert notifications.preference_of(member.pk).time_zone == "Asia/Amman"
+    assert notification_prefs.preference_of(member.pk).time_zone == "Asia/Amman"
     assert response.cookies[TIME_ZONE_COOKIE].value == "Asia/Amman"
     page = client.get(reverse("notification_settings")).content.decode()
     assert "Times are now shown in Amman time." in page
@@ -30,7 +30,7 @@ def test_a_bad_zone_or_a_foreign_next_changes_nothing(client, member):
         reverse("set_time_zone"), {"time_zone": "Mars/Olympus", "next": "https://evil.example/"}
     )
     assert response["Location"] == reverse("home")
-    assert notifications.preference_of(member.pk).time_zone == "UTC"
+    assert notification_prefs.preference_of(member.pk).time_zone == "UTC"
     assert client.get(reverse("set_time_zone")).status_code == 405
 
 
@@ -50,9 +50,9 @@ def test_the_settings_refuse_a_zone_that_does_not_exist(client, member):
     form = {"your_turn_email": "on", "first_reminder_hours": 12, "reminder_every_hours": 24, "digest_hour": 8}
     response = client.post(reverse("notification_settings"), {**form, "time_zone": "Nowhere/Atall"})
     assert "Choose a time zone from the list" in response.content.decode()
-    assert notifications.preference_of(member.pk).time_zone == "UTC"
+    assert notification_prefs.preference_of(member.pk).time_zone == "UTC"
     client.post(reverse("notification_settings"), {**form, "time_zone": "America/New_York"})
-    assert notifications.preference_of(member.pk).time_zone == "America/New_York"
+    assert notification_prefs.preference_of(member.pk).time_zone == "America/New_York"
 
 
 def test_the_bar_offering_the_browsers_zone_is_on_every_page_for_people_signed_in(client, member):
@@ -67,11 +67,11 @@ def test_the_bar_offering_the_browsers_zone_is_on_every_page_for_people_signed_i
 def test_the_first_log_in_takes_the_browsers_zone_and_later_ones_keep_the_settings(client, member, password):
     client.cookies[TIME_ZONE_COOKIE] = "Asia/Kuwait"  # what site.js writes before log-in
     client.post(reverse("account_login"), {"login": member.email, "password": password})
-    assert notifications.preference_of(member.pk).time_zone == "Asia/Kuwait"
+    assert notification_prefs.preference_of(member.pk).time_zone == "Asia/Kuwait"
     client.logout()
     client.cookies[TIME_ZONE_COOKIE] = "Europe/London"  # travelling: the settings stay; the bar offers it
     client.post(reverse("account_login"), {"login": member.email, "password": password})
-    assert notifications.preference_of(member.pk).time_zone == "Asia/Kuwait"
+    assert notification_prefs.preference_of(member.pk).time_zone == "Asia/Kuwait"
 
 
 def test_the_one_tap_zone_form_sends_a_next_that_is_no_path_home(client, member):

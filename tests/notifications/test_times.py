@@ -11,9 +11,9 @@ from django.core import mail
 
 from games import notifications as game_notifications
 from games.models import Game
-from handsite import services as site_services
 from handsite.middleware import TIME_ZONE_COOKIE
 from handsite.models import Notification
+from handsite.services import delivery
 from tests.notifications.conftest import player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def test_a_new_york_deadline_reads_right_in_new_york_and_in_amman(
                 kind="reminder",
                 number=number,
             )
-            assert site_services.deliver(row.pk) == "sent"
+            assert delivery.deliver(row.pk) == "sent"
     by_reader = {message.to[0]: message for message in mail.outbox}
     new_york, jordan = by_reader[owner.email], by_reader[member.email]
     assert "Deadline: today 22:00, New York time (in 13\xa0hours)." in new_york.body
@@ -64,7 +64,7 @@ def test_the_email_is_in_the_readers_zone_whoever_triggered_it(make_game, prefs,
         row = Notification.objects.get(user=player, kind="your_turn")
         Notification.objects.filter(pk=row.pk).update(state="pending")
         mail.outbox.clear()
-        assert site_services.deliver(row.pk) == "sent"  # by a worker in UTC
+        assert delivery.deliver(row.pk) == "sent"  # by a worker in UTC
     assert "tomorrow 17:00, Amman time" in mail.outbox[0].body  # 14:00 UTC + 24 h, in Amman
 
 
@@ -97,7 +97,7 @@ def test_subjects_with_ampersands_and_angle_brackets_arrive_unescaped(make_game,
         row = Notification.objects.get(user=player, kind="your_turn")
         Notification.objects.filter(pk=row.pk).update(state="pending")
         mail.outbox.clear()
-        site_services.deliver(row.pk)
+        delivery.deliver(row.pk)
     assert mail.outbox[0].subject == f"[Hand] Your turn: Hand & <Friends>: {game}"
     assert "Hand &amp; &lt;Friends&gt;" in mail.outbox[0].alternatives[0][0]  # the HTML part escapes
     assert "Hand & <Friends>" in mail.outbox[0].body

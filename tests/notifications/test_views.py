@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from games.notifications import topic as game_topic
 from handsite import notifications
-from handsite import services as site_services
 from handsite.models import Notification, NotificationPreference
+from handsite.services import preferences
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +110,7 @@ def test_vacation_from_the_settings_page(client, member, settings):
 def test_the_unsubscribe_link_works_without_logging_in(client, member):
     url = reverse("notifications_unsubscribe", args=[notifications.unsubscribe_token(member)])
     assert "Stop e-mails about games?" in client.get(url).content.decode()
-    assert site_services.preference_for(member).your_turn_email  # a GET (link preview) changes nothing
+    assert preferences.preference_for(member).your_turn_email  # a GET (link preview) changes nothing
     response = client.post(url, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     pref = NotificationPreference.objects.get(user=member)
@@ -120,7 +120,7 @@ def test_the_unsubscribe_link_works_without_logging_in(client, member):
 def test_a_forged_unsubscribe_link_is_refused(client, member):
     token = notifications.unsubscribe_token(member)
     assert client.post(reverse("notifications_unsubscribe", args=[token[:-2] + "xx"])).status_code == 404
-    assert not site_services.preference_for(member).emails_off
+    assert not preferences.preference_for(member).emails_off
 
 
 def test_the_settings_page_explains_how_turn_emails_respect_players(client, member, settings):

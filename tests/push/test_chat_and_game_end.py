@@ -13,10 +13,10 @@ from games import engine, services
 from games import notifications as game_notifications
 from games.chat import ChatRequest
 from games.models import GameStatus
-from handsite import services as site_services
 from handsite.models import Notification
 from handsite.push import services as push_services
 from handsite.push.models import Channel, ChannelChoice, PushDelivery
+from handsite.services import preferences as site_services
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,12 @@ from django.core import mail
 from django.utils import timezone
 
 from games import notifications as game_notifications
-from handsite import services as site_services
 from handsite.models import Notification, NotificationState
 from handsite.push import services as push_services
 from handsite.push import tasks as push_tasks
 from handsite.push.models import Channel, ChannelChoice, PushDelivery, PushState, PushSubscription
+from handsite.services import delivery as delivery_services
+from handsite.services import preferences
 from tests.notifications.conftest import play_one_turn, player_to_move
 
 pytestmark = pytest.mark.django_db
@@ -39,12 +40,12 @@ def test_a_turn_passing_makes_one_delivery_per_device_and_each_device_decrypts_i
     phone, _phone_row = add_device(other, "phone")
     laptop, _laptop_row = add_device(other, "laptop")
     _turn_passes(game)
-    assert site_services.deliver_pending()["sent"] == 1  # the e-mail, as before
+    assert delivery_services.deliver_pending()["sent"] == 1  # the e-mail, as before
     deliveries = list(PushDelivery.objects.all())
     assert len(deliveries) == 2
     assert {d.subscription.user for d in deliveries} == {other}
     assert {d.state for d in deliveries} == {PushState.PENDING}
-    site_services.deliver_pending()  # a second sweep adds nothing
+    delivery_services.deliver_pending()  # a second sweep adds nothing
     assert PushDelivery.objects.count() == 2
 
     outcomes = push_tasks.send_pushes([d.pk for d in deliveries])
@@ -79,7 +80,7 @@ def test_the_push_is_in_the_readers_language_and_zone(vapid, push_service, add_d
     game.save(update_fields=["deadline_at"])
     device, _row = add_device(other, "phone")
     _turn_passes(game)
-    site_services.deliver_pending()
+    delivery_services.deliver_pending()
     push_services.send_pending()
     payload = device.decrypt(push_service.received[0]["body"])
     assert payload["title"] == "دورك"
@@ -93,7 +94,7 @@ def test_a_410_from_the_push_service_removes_the_device(vapid, push_service, add
     player = player_to_move(game)
     _device, row = add_device(player, "gone")
     push_service.status = 410
-    site_services.deliver_pending()  # the game's first "your turn"
+    delivery_services.deliver_pending()  # the game's first "your turn"
     assert push_services.send_pending() == {"released": 0, "gone": 1}
     assert not PushSubscription.objects.filter(pk=row.pk).exists()
     assert PushDelivery.objects.count() == 0
@@ -103,7 +104,7 @@ def test_a_failing_push_service_is_retried_with_backoff_then_given_up(vapid, pus
     player = player_to_move(game)
     add_device(player, "flaky")
     push_service.status = 500
-    site_services.deliver_pending()
+    delivery_services.deliver_pending()
     now = timezone.now()
     assert push_services.send_pending(now) == {"released": 0, "retry": 1}
     delivery = PushDelivery.objects.get()
@@ -125,8 +126,8 @@ def test_a_player_with_the_game_open_gets_no_push_and_opening_it_drops_the_push(
     player = player_to_move(game)
     add_device(player, "phone")
     now = timezone.now()
-    site_services.record_presence(player.pk, now)  # the game's page polls
-    site_services.deliver_pending(now)
+    preferences.record_presence(player.pk, now)  # the game's page polls
+    delivery_services.deliver_pending(now)
     assert push_services.send_pending(now) == {"released": 0, "waiting": 1}
     delivery = PushDelivery.objects.get()
     assert delivery.send_after > now
@@ -143,7 +144,7 @@ def test_quiet_hours_hold_the_push_until_they_end(vapid, push_service, add_devic
     add_device(player, "phone")
     now = timezone.now().replace(hour=23, minute=0, second=0, microsecond=0)
     prefs(player, time_zone="UTC", quiet_start=dt.time(22), quiet_end=dt.time(7))
-    site_services.deliver_pending(now)
+    delivery_services.deliver_pending(now)
     Notification.objects.update(created_at=now)
     PushDelivery.objects.update(send_after=now)
     assert push_services.send_pending(now) == {"released": 0, "waiting": 1}
@@ -157,7 +158,7 @@ def test_push_only_for_turns_sends_no_email_but_pushes(vapid, push_service, add_
     player = player_to_move(game)
     add_device(player, "phone")
     ChannelChoice.objects.create(user=player, topic="turn", channel=Channel.PUSH)
-    assert site_services.deliver_pending()["skipped"] == 1
+    assert delivery_services.deliver_pending()["skipped"] == 1
     assert mail.outbox == []
     assert push_services.send_pending() == {"released": 0, "sent": 1}
 
@@ -166,21 +167,21 @@ def test_email_only_makes_no_delivery_row(vapid, push_service, add_device, game)
     player = player_to_move(game)
     add_device(player, "phone")
     ChannelChoice.objects.create(user=player, topic="turn", channel=Channel.EMAIL)
-    assert site_services.deliver_pending()["sent"] == 1
+    assert delivery_services.deliver_pending()["sent"] == 1
     assert PushDelivery.objects.count() == 0
 
 
 def test_one_your_turn_push_per_game_until_it_is_opened(vapid, push_service, add_device, game):
     player = player_to_move(game)
     add_device(player, "phone")
-    site_services.deliver_pending()
+    delivery_services.deliver_pending()
     assert push_services.send_pending() == {"released": 0, "sent": 1}
     # another "your turn" row about the same game (say, after an undo), still unread
     first = Notification.objects.get()
     Notification.objects.create(
         user=player, kind=first.kind, key="again", topic=first.topic, link=first.link, data=first.data
     )
-    site_services.deliver_pending()
+    delivery_services.deliver_pending()
     assert push_services.send_pending() == {"released": 0, "skipped": 1}
     assert len(push_service.received) == 1
 
@@ -189,7 +190,7 @@ def test_without_vapid_keys_push_is_off_and_email_is_unchanged(push_service, add
     player = player_to_move(game)
     add_device(player, "phone")
     ChannelChoice.objects.create(user=player, topic="turn", channel=Channel.PUSH)
-    assert site_services.deliver_pending()["sent"] == 1
+    assert delivery_services.deliver_pending()["sent"] == 1
     assert len(mail.outbox) == 1
     assert PushDelivery.objects.count() == 0
     assert Notification.objects.get().state == NotificationState.SENT
@@ -207,7 +208,7 @@ def test_two_waiting_games_make_one_email_and_a_push_per_game_on_each_device(
     add_device(member, "phone")
     add_device(member, "laptop")
     mail.outbox.clear()
-    site_services.deliver_pending()
+    delivery_services.deliver_pending()
     turns = Notification.objects.filter(user=member, kind=game_notifications.YOUR_TURN)
     assert turns.count() == 2
     assert set(turns.values_list("state", flat=True)) == {NotificationState.SENT}
@@ -232,7 +233,7 @@ def test_a_push_only_player_gets_no_email_for_any_of_the_waiting_games(
     add_device(member, "phone")
     ChannelChoice.objects.create(user=member, topic="turn", channel=Channel.PUSH)
     mail.outbox.clear()
-    site_services.deliver_pending()
+    delivery_services.deliver_pending()
     assert [m for m in mail.outbox if m.to == [member.email]] == []
     turns = Notification.objects.filter(user=member, kind=game_notifications.YOUR_TURN)
     assert set(turns.values_list("state", flat=True)) == {NotificationState.SKIPPED}

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from handsite import services as site_services
 from handsite.models import Notification
+from handsite.services import delivery
 from handsite.webhooks import services as webhooks
 from handsite.webhooks.models import GroupWebhook, PingState, WebhookPing
 from tests.notifications.conftest import player_to_move
@@ -29,8 +29,8 @@ def _set(owner, group, url, kind="discord", chat_id=""):
 def test_a_turn_pings_the_groups_chat_once_with_a_link(owner, group, game, receiver):
     _set(owner, group, receiver.url())
     player = player_to_move(game)
-    site_services.deliver_pending()
-    site_services.deliver_pending()  # a second sweep adds nothing
+    delivery.deliver_pending()
+    delivery.deliver_pending()  # a second sweep adds nothing
     assert WebhookPing.objects.count() == 1
     assert webhooks.send_pending() == {"sent": 1}
     assert webhooks.send_pending() == {}
@@ -43,7 +43,7 @@ def test_a_turn_pings_the_groups_chat_once_with_a_link(owner, group, game, recei
 
 def test_each_chat_service_gets_its_own_body(owner, group, game, receiver):
     _set(owner, group, receiver.url("/bot123:abc/sendMessage"), kind="telegram", chat_id="-10042")
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     webhooks.send_pending()
     body = receiver.received[0]["json"]
     assert body["chat_id"] == "-10042"
@@ -54,7 +54,7 @@ def test_the_ping_is_in_the_language_of_the_admin_who_set_it(owner, group, game,
     type(owner).objects.filter(pk=owner.pk).update(language="ar")
     owner.refresh_from_db()
     _set(owner, group, receiver.url(), kind="slack")
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     webhooks.send_pending()
     assert "دورك في" in receiver.received[0]["json"]["text"]
 
@@ -62,7 +62,7 @@ def test_the_ping_is_in_the_language_of_the_admin_who_set_it(owner, group, game,
 def test_a_failing_webhook_is_retried_with_backoff_then_counts_one_failure(owner, group, game, receiver):
     webhook = _set(owner, group, receiver.url())
     receiver.status = 503
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     now = timezone.now()
     for minutes in (1, 2, 4, 8):
         assert webhooks.send_pending(now) == {"retry": 1}
@@ -96,13 +96,13 @@ def test_repeated_permanent_failures_turn_the_webhook_off_and_tell_the_admin(
     assert receiver.url() not in caplog.text
     assert "s3cr3t" not in caplog.text
     # turned off: a turn pings nothing
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     assert not WebhookPing.objects.filter(state=PingState.PENDING).exists()
 
 
 def test_a_webhook_that_cannot_be_reached_is_retried_and_its_url_is_not_logged(owner, group, game, caplog):
     _set(owner, group, "http://127.0.0.1:9/api/webhooks/1/s3cr3t-token")  # nothing listens on port 9
-    site_services.deliver_pending()
+    delivery.deliver_pending()
     caplog.set_level(logging.INFO)
     assert webhooks.send_pending() == {"retry": 1}
     ping = WebhookPing.objects.get()
