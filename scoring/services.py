@@ -60,7 +60,7 @@ from games.engine.variants import (
 )
 from games.engine.variants import sides as seat_sides
 from handsite.models import Membership
-from scoring import stats
+from scoring import refusals, stats
 from scoring.models import (
     DELETED_SHEETS_KEPT_DAYS,
     Deal,
@@ -183,7 +183,7 @@ def handfoot_sides(variant, players: int, raw: dict) -> list[HandFootSideFacts]:
     return sides
 
 
-def _tally(counts: Counter, limits: dict, text, variant, players: int, field: str) -> None:
+def _tally(counts: Counter, limits: dict, text, variant, players: int, field: str, who: str) -> None:
     """Add the cards of one field to the deal's count; refuse the field that goes past the decks."""
     if not isinstance(text, str) or not text.strip():
         return
@@ -195,8 +195,11 @@ def _tally(counts: Counter, limits: dict, text, variant, players: int, field: st
     for face in sorted({card.face for card in cards}):
         if counts[face] > limits[face]:
             raise SheetError(
-                _("This deal lists %(count)s × %(face)s, but the cards of this game hold only %(most)s.")
-                % {"count": counts[face], "face": face, "most": limits[face]},
+                _(
+                    "With %(name)s's cards this deal lists %(count)s × %(face)s, "
+                    "but the cards of this game hold only %(most)s."
+                )
+                % {"name": who, "count": counts[face], "face": face, "most": limits[face]},
                 field=field,
             )
 
@@ -276,12 +279,12 @@ def _check_handfoot(variant, options: dict, players: Sequence[SheetPlayer], raw:
                 % {"name": name, "most": len(seats)},
                 field=f"picked_22_{index}",
             )
-        _tally(counts, faces, side.get("melded"), variant, count, f"melded_cards_{index}")
+        _tally(counts, faces, side.get("melded"), variant, count, f"melded_cards_{index}", name)
         held = list(side.get("held") or ())
         for position, seat in enumerate(seats):
             value = held[position] if position < len(held) else None
             player = players[seat].display_name
-            _tally(counts, faces, value, variant, count, f"held_cards_{seat}")
+            _tally(counts, faces, value, variant, count, f"held_cards_{seat}", player)
             _check_points(value, most.held, player, f"held_points_{seat}")
             if side.get("went_out") and not variant.teams and _typed(value) and value != 0:
                 raise SheetError(
@@ -323,7 +326,7 @@ def check_deal(variant, options: dict, players: Sequence[SheetPlayer], raw: dict
         value = held[seat] if seat < len(held) else None
         name = players[seat].display_name
         field = f"held_points_{seat}"
-        _tally(counts, faces, value, variant, count, f"held_cards_{seat}")
+        _tally(counts, faces, value, variant, count, f"held_cards_{seat}", name)
         _check_points(value, most.held, name, field)
         if winner is None or seat == winner:
             continue
@@ -464,7 +467,8 @@ def _check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> S
         try:
             score_facts(sheet.rule_set, sheet.options, len(players), changed.facts)
         except DomainError as error:
-            raise SheetError(error_sentence(error)) from None
+            field, sentence = refusals.worded(error, sheet.variant, players, changed.facts)
+            raise SheetError(sentence, field=field) from None
     state = _compute(sheet, players, deals)
     if state.error:
         raise SheetError(state.error)
