@@ -14,7 +14,9 @@ from games.engine.variants import HandAndFootVariant
 from games.engine.variants import sides as seat_sides
 
 # Engine sentence (its untranslated template) -> the same sentence naming the player; the names of its
-# parameters are the engine's, ``name`` is the player's (or a side's) name.
+# parameters are the engine's, ``name`` is the player's (or a side's) name. Only the sentences a sheet
+# can meet: the rest (a figure that is not a number, what the sheet's own checks refuse first) fall
+# back on ABOUT.
 NAMED = {
     # Hand family: one seat.
     "Player {number} had not announced, so they cannot win by announcement.": gettext_lazy(
@@ -25,12 +27,6 @@ NAMED = {
     ),
     "Player {number} had already opened, so they cannot go out “Hand”.": gettext_lazy(
         "%(name)s had already opened, so cannot go out “Hand”."
-    ),
-    "Say what player {number} still holds: they had opened, so their cards count.": gettext_lazy(
-        "Say what %(name)s still holds: they had opened, so their cards count."
-    ),
-    "What player {number} holds must be cards or points.": gettext_lazy(
-        "What %(name)s holds must be cards or points."
     ),
     "Player {number}'s cards cannot be worth a negative number of points ({points}).": gettext_lazy(
         "%(name)s cannot hold a negative number of points (%(points)s)."
@@ -66,14 +62,8 @@ NAMED = {
     "“{what}” cannot be negative ({value}).": gettext_lazy(
         "%(name)s: “%(what)s” cannot be negative (%(value)s)."
     ),
-    "“{what}” can be at most {high}, not {value}.": gettext_lazy(
-        "%(name)s: “%(what)s” can be at most %(high)s, not %(value)s."
-    ),
     "Going out needs at least one red book and one black book.": gettext_lazy(
         "%(name)s went out, so needs at least one red book and one black book."
-    ),
-    "A player who went out holds no cards.": gettext_lazy(
-        "%(name)s holds no cards: they went out. Clear what was typed for them."
     ),
     "{books} books need at least {cards} melded cards, not {count}.": gettext_lazy(
         "%(name)s has %(books)s books, which need at least %(cards)s melded cards, not %(count)s."
@@ -84,7 +74,6 @@ NAMED = {
     "{books} books are worth at least {lowest} in card points; {points} is not possible.": gettext_lazy(
         "%(name)s has %(books)s books, worth at least %(lowest)s in card points; %(points)s is not possible."
     ),
-    "Cards held must be cards or points.": gettext_lazy("What %(name)s holds must be cards or points."),
 }
 
 # The same engine sentence about a different figure.
@@ -130,13 +119,17 @@ def _bad_held(values: Sequence, went_out: bool) -> int:
     return next((position for position, value in enumerate(values) if _is_cards(value)), 0)
 
 
-def _where(error: DomainError, variant, players: Sequence, facts: dict) -> tuple[str | None, str | None]:
-    """(field, name) of the player (or side) and figure an engine refusal is about."""
+def _where(
+    error: DomainError, variant, players: Sequence, facts: dict
+) -> tuple[str | None, str | None, dict]:
+    """(field, name, figures) of the player (or side) and figure an engine refusal is about; figures:
+    the engine's parameters to say instead (one player's own figure where the engine saw the side's
+    sum)."""
     names = [player.display_name for player in players]
     if error.side is not None and isinstance(variant, HandAndFootVariant):
         sides = seat_sides(len(players), variant.teams)
         if not 0 <= error.side < len(sides):
-            return None, None
+            return None, None, {}
         seats = sides[error.side]
         side = (facts.get("sides") or [{}] * len(sides))[error.side] if facts.get("sides") else {}
         if error.fact == "held":
@@ -144,19 +137,20 @@ def _where(error: DomainError, variant, players: Sequence, facts: dict) -> tuple
             position = _bad_held(held, bool(side.get("went_out")))
             seat = seats[min(position, len(seats) - 1)]
             value = held[position] if position < len(held) else None
-            return _held_field(seat, value), names[seat]
+            own = {"points": value, "value": value} if isinstance(value, int) and len(seats) > 1 else {}
+            return _held_field(seat, value), names[seat], own
         template = SIDE_FIELDS.get(error.fact or "")
         field = template.format(side=error.side) if template else None
-        return field, " & ".join(names[seat] for seat in seats)
+        return field, " & ".join(names[seat] for seat in seats), {}
     seat = error.seat
     name = names[seat] if seat is not None and 0 <= seat < len(names) else None
     if error.fact == "held" and name is not None:
         held = list(facts.get("held") or ())
-        return _held_field(seat, held[seat] if seat < len(held) else None), name
+        return _held_field(seat, held[seat] if seat < len(held) else None), name, {}
     template = SEAT_FIELDS.get(error.fact or "")
     if template is None or (name is None and "{seat}" in template):
-        return None, name
-    return template.format(seat=seat), name
+        return None, name, {}
+    return template.format(seat=seat), name, {}
 
 
 def _params(error: DomainError) -> dict:
@@ -169,12 +163,13 @@ def _params(error: DomainError) -> dict:
 def worded(error: DomainError, variant, players: Sequence, facts: dict) -> tuple[str | None, str]:
     """(field, sentence): an engine refusal of a deal's facts as the deal form shows it. ``players``:
     the sheet's players in seat order; ``facts``: the deal's raw facts as the form sent them."""
-    field, name = _where(error, variant, players, facts)
+    field, name, own = _where(error, variant, players, facts)
+    params = {**_params(error), **{key: value for key, value in own.items() if key in error.params}}
     translated = _(error.template)
-    sentence = translated.format(**_params(error)) if error.params else translated
+    sentence = translated.format(**params) if error.params else translated
     if name is None:
         return field, sentence
     named = NAMED_BY_FACT.get((error.template, error.fact)) or NAMED.get(error.template)
     if named is None:
         return field, str(ABOUT) % {"name": name, "sentence": sentence}
-    return field, str(named) % {**_params(error), "name": name}
+    return field, str(named) % {**params, "name": name}
