@@ -140,6 +140,13 @@ REFUSALS = [
         "is marked with an irregularity",
     ),
     one("kuwaiti", {"winner": "1", "irregular_1": "on"}, "irregular_1", ["Lina"], "won the deal"),
+    one(
+        "kuwaiti",
+        {"opened_1": "on"},
+        "held_points_1",
+        ["Lina"],
+        "Say what Lina still holds: they had announced",
+    ),
     one("jordanian", {"held_cards_1": "JK 5H"}, "held_cards_1", ["Lina"], "Say which card was the wild-card"),
     # One side's figures in Hand and Foot: Lina's (side 1).
     one("hand-and-foot", {"red_books_1": "-1"}, "red_books_1", ["Lina"], "“Red books” cannot be negative"),
@@ -186,6 +193,16 @@ REFUSALS = [
     one("hand-and-foot", {"held_points_1": ""}, "held_points_1", ["Lina"], "Say what Lina still holds"),
     one("hand-and-foot", {"held_cards_1": "ZZ"}, "held_cards_1", ["Lina"], "is not a card"),
     one("hand-and-foot", {"held_points_1": "100000"}, "held_points_1", ["Lina"], "no figure of a deal"),
+    one(
+        "hand-and-foot",
+        {"held_points_1": "99995"},
+        "held_points_1",
+        ["Lina"],
+        "Lina cannot hold 99995 points",
+    ),
+    one(
+        "classic", {"held_points_1": "-100000"}, "held_points_1", ["Lina"], "no figure of a deal goes beyond"
+    ),
     one(
         "hand-and-foot",
         {"held_cards_1": "KS", "held_points_1": "95"},
