@@ -156,12 +156,14 @@ def _side_held(variant, players: int, entries: Sequence):
         return ()
     if all(isinstance(value, tuple) for value in values):
         return tuple(card for value in values for card in value)
+    # One player's figure no cards make (negative, not in fives) is the engine's to refuse on its own:
+    # in a sum with the partner's it could pass.
+    for value in values:
+        if isinstance(value, int) and (value < 0 or value % 5):
+            return value
     if all(isinstance(value, int) for value in values):
         return sum(values)
     # Cards for one player and a typed number for the other: the side's cost in points.
-    for value in values:
-        if isinstance(value, int) and value < 0:
-            return value  # the engine refuses it with its sentence
     return sum(value if isinstance(value, int) else handfoot_held_cost(value, variant) for value in values)
 
 

@@ -216,6 +216,13 @@ REFUSALS = [
     one("hand-and-foot-teams", {"picked_22_1": "-1"}, "picked_22_1", ["Lina & Sara"], "cannot be negative"),
     one("hand-and-foot-teams", {"red_books_1": "-1"}, "red_books_1", ["Lina & Sara"], "cannot be negative"),
     one("hand-and-foot-teams", {"held_points_3": "12"}, "held_points_3", ["Sara"], "Sara cannot hold 12."),
+    one(
+        "hand-and-foot-teams",
+        {"held_points_1": "22", "held_points_3": "13"},
+        "held_points_1",
+        ["Lina"],
+        "Lina cannot hold 22.",
+    ),
 ]
 
 
