@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engine.errors import DomainError
-from games.engine.picker import held_value
+from games.engine.picker import held_value, melded_value
 from games.engine.scoring import HAND_NAMES, KUWAITI_TABLE, winner_from_flags
 from handsite.inputs import small_int
 from scoring import charts
@@ -135,9 +135,21 @@ NUMBER_BOUND = 99_999
 not allow with its own sentence; this only keeps absurd input from reaching it)."""
 
 
-def bounded_number(label, **kwargs) -> forms.IntegerField:
+def bounded_number(label, name: str, **kwargs) -> forms.IntegerField:
+    """A figure of one player (``name``; a side's names in Hand and Foot): its refusals name them."""
+    who = {"name": name.replace("%", "%%")}
+    too_far = _("%(name)s: no figure of a deal goes beyond %(limit_value)s.")
     return forms.IntegerField(
-        label=label, required=False, min_value=-NUMBER_BOUND, max_value=NUMBER_BOUND, **kwargs
+        label=label,
+        required=False,
+        min_value=-NUMBER_BOUND,
+        max_value=NUMBER_BOUND,
+        error_messages={
+            "invalid": _("%(name)s: type a whole number.") % {"name": name},
+            "min_value": too_far.replace("%(name)s", who["name"]),
+            "max_value": too_far.replace("%(name)s", who["name"]),
+        },
+        **kwargs,
     )
 
 
@@ -158,15 +170,16 @@ class DealForm(forms.Form):
         count = len(players)
         if self.by_sides:
             for index, _seats in enumerate(sides):
-                self.fields[f"red_books_{index}"] = bounded_number(_("Red books"))
-                self.fields[f"black_books_{index}"] = bounded_number(_("Black books"))
-                self.fields[f"melded_points_{index}"] = bounded_number(_("Melded card points"))
+                side = self.side_name(index)
+                self.fields[f"red_books_{index}"] = bounded_number(_("Red books"), side)
+                self.fields[f"black_books_{index}"] = bounded_number(_("Black books"), side)
+                self.fields[f"melded_points_{index}"] = bounded_number(_("Melded card points"), side)
                 self.fields[f"melded_cards_{index}"] = forms.CharField(
                     label=_("or the melded cards"), required=False, max_length=1200
                 )
                 if self.variant.table_bonus_22:
                     self.fields[f"picked_22_{index}"] = bounded_number(
-                        _("Picked up exactly 22 cards (players)")
+                        _("Picked up exactly 22 cards (players)"), side
                     )
         else:
             self.fields["void"] = forms.BooleanField(label=_("Void deal (the stock ran out)"), required=False)
@@ -184,7 +197,7 @@ class DealForm(forms.Form):
                         label=_("Irregularity"), required=False
                     )
         for seat in range(count):
-            self.fields[f"held_points_{seat}"] = bounded_number(_("Points held"))
+            self.fields[f"held_points_{seat}"] = bounded_number(_("Points held"), self.name(seat))
             self.fields[f"held_cards_{seat}"] = forms.CharField(
                 label=_("or the cards held"), required=False, max_length=600
             )
@@ -202,6 +215,12 @@ class DealForm(forms.Form):
         for name in ("version", "version_page"):
             self.fields[name] = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
         self.finishes = [] if self.by_sides else finish_choices(self.variant)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].display_name
+
+    def side_name(self, index: int) -> str:
+        return " & ".join(self.name(seat) for seat in self.sides[index])
 
     # --- Reading the facts ---------------------------------------------------------------------
 
@@ -221,34 +240,52 @@ class DealForm(forms.Form):
         seats = [self._seat_number(v, limit) for v in values]
         if any(seat is None for seat in seats):
             return None
+        if any(not 0 <= seat < limit for seat in seats):
+            self.add_error(None, _("Choose who went out among the players of this sheet."))
+            return None
         if len(seats) == 1:
-            return seats[0]  # a seat outside the sheet is refused by the engine with its sentence
+            return seats[0]
         if not seats:
             return None
-        if any(not 0 <= seat < limit for seat in seats):
-            return next(seat for seat in seats if not 0 <= seat < limit)
         try:
             winner_from_flags([seat in seats for seat in range(limit)])
-        except DomainError as error:
-            self.add_error(None, error_sentence(error))
+        except DomainError:
+            first, second = sorted(set(seats))[:2]
+            who = self.side_name if self.by_sides else self.name
+            self.add_error(
+                None,
+                _("Only one can go out in a deal; %(first)s and %(second)s are both marked.")
+                % {"first": who(first), "second": who(second)},
+            )
         return None
+
+    def _cards(self, field: str, who: str, *, kind: str = "held", indicator: str | None = None):
+        """The cards picked in ``field`` and their worth, or None with the reason beside the field
+        naming ``who`` holds (melded) them."""
+        cards = (self.cleaned_data.get(field) or "").strip()
+        try:
+            if kind == "melded":
+                return melded_value(self.sheet.rule_set, len(self.players), cards).total
+            return held_value(self.sheet.rule_set, len(self.players), cards, indicator).total
+        except DomainError as error:
+            self.add_error(
+                field, _("%(name)s: %(sentence)s") % {"name": who, "sentence": error_sentence(error)}
+            )
+            return None
 
     def _held(self, seat: int, indicator: str | None):
         cards = (self.cleaned_data.get(f"held_cards_{seat}") or "").strip()
         typed = self.cleaned_data.get(f"held_points_{seat}")
         if cards:
-            if typed is not None:
-                try:
-                    value = held_value(self.sheet.rule_set, len(self.players), cards, indicator).total
-                except DomainError as error:
-                    self.add_error(f"held_cards_{seat}", error_sentence(error))
-                    return None
-                if value != typed:
-                    self.add_error(
-                        f"held_points_{seat}",
-                        _("The cards are worth %(value)s, not the %(typed)s typed.")
-                        % {"value": value, "typed": typed},
-                    )
+            value = self._cards(f"held_cards_{seat}", self.name(seat), indicator=indicator)
+            if value is None:
+                return None
+            if typed is not None and value != typed:
+                self.add_error(
+                    f"held_points_{seat}",
+                    _("The cards %(name)s holds are worth %(value)s, not the %(typed)s typed.")
+                    % {"name": self.name(seat), "value": value, "typed": typed},
+                )
             return " ".join(cards.replace(",", " ").upper().split())
         return typed
 
@@ -275,6 +312,8 @@ class DealForm(forms.Form):
             sides = []
             for index, seats in enumerate(self.sides):
                 melded = (data.get(f"melded_cards_{index}") or "").strip()
+                if melded:
+                    self._cards(f"melded_cards_{index}", self.side_name(index), kind="melded")
                 # The side that went out has no "left in hand" fields on the page: not read, not checked.
                 gone_out = out == index
                 if gone_out:
@@ -291,8 +330,6 @@ class DealForm(forms.Form):
                         "picked_22": data.get(f"picked_22_{index}") or 0,
                     }
                 )
-            if out is not None and not 0 <= out < len(self.sides):
-                self.add_error(None, _("Player %(number)s is not on this sheet.") % {"number": out + 1})
             data["facts"] = {"sides": sides, **({"pile_ran_out": True} if pile_out else {})}
             return data
         indicator = (data.get("indicator") or "").strip().upper() or None
@@ -333,7 +370,7 @@ class DealForm(forms.Form):
                         "%(name)s is on the side that went out, so their cards do not count: "
                         "clear what was typed for them."
                     )
-                    % {"name": self.players[seat].display_name},
+                    % {"name": self.name(seat)},
                 )
         facts = {
             "winner": winner,
@@ -359,7 +396,7 @@ class DealForm(forms.Form):
                             "%(name)s is marked with an irregularity, so their cards do not count: "
                             "clear what was typed for them or untick “Irregularity”."
                         )
-                        % {"name": self.players[seat].display_name},
+                        % {"name": self.name(seat)},
                     )
         if self.variant.indicator:
             facts["indicator"] = indicator

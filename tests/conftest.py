@@ -42,7 +42,7 @@ _REDIS_PREFIXES_USED: set[tuple[str, str]] = set()
 def pytest_sessionfinish(session, exitstatus):
     """The run leaves no key behind in the tests' Redis database: any new one fails the run."""
     for location, prefix in _REDIS_PREFIXES_USED:
-        delete_redis_keys(location, f"{prefix}:*")
+        delete_redis_keys(location, f"{prefix}:*", timeout=10)
     before = getattr(session.config, "_redis_keys_before", None)
     if not _is_controller(session.config) or before is None:
         return

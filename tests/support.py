@@ -164,13 +164,14 @@ def redis_keys(url: str, match: str = "*") -> set[bytes] | None:
         return None
 
 
-def delete_redis_keys(url: str, match: str) -> None:
+def delete_redis_keys(url: str, match: str, *, timeout: float = 2.0) -> None:
     """Delete the keys matching ``match`` (a test's own prefix) from the database ``url`` names; a
-    server that does not answer (a test stopped or hung it) has nothing to delete."""
+    server that does not answer within ``timeout`` seconds (a test stopped or hung it) is left as it
+    is."""
     import redis
 
     try:
-        server = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        server = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         keys = list(server.scan_iter(match=match, count=1000))
         if keys:
             server.delete(*keys)

@@ -17,12 +17,26 @@ def _(message: str) -> str:
 
 
 class DomainError(Exception):
-    """A move or a setting the rules do not allow. ``template`` is the untranslated sentence."""
+    """A move or a setting the rules do not allow. ``template`` is the untranslated sentence.
+
+    A refusal about one player's figures also says whose and which (:meth:`about`): ``seat`` (0-based)
+    or, in Hand and Foot, ``side`` (its index), and ``fact``, the figure refused (``held``, ``finish``,
+    ``irregular``, ``indicator``, ``red_books``, ``black_books``, ``melded_points``, ``melded``,
+    ``picked_22``), so that a page can word it with the player's name beside that figure."""
+
+    seat: int | None = None
+    side: int | None = None
+    fact: str | None = None
 
     def __init__(self, template: str, **params: object) -> None:
         self.template = template
         self.params = params
         super().__init__(self.sentence())
+
+    def about(self, *, fact: str, seat: int | None = None, side: int | None = None) -> DomainError:
+        """The same error, marked as being about ``fact`` of one seat (or side)."""
+        self.fact, self.seat, self.side = fact, seat, side
+        return self
 
     def sentence(self, translate=None) -> str:
         """The sentence for a player; ``translate`` (e.g. Django's gettext) is applied to the template."""

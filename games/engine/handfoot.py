@@ -138,15 +138,19 @@ def handfoot_opening_check(melds: Sequence[Sequence[Card]], variant, deal_number
 # --- Scoring a deal ----------------------------------------------------------------------------
 
 
-def _count(value: object, what: str, side: int, high: int | None = None) -> int:
+def _count(value: object, what: str, side: int, fact: str, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidFacts(_("“{what}” must be a whole number."), what=what, side=side + 1)
+        raise InvalidFacts(_("“{what}” must be a whole number."), what=what, side=side + 1).about(
+            side=side, fact=fact
+        )
     if value < 0:
-        raise InvalidFacts(_("“{what}” cannot be negative ({value})."), what=what, value=value, side=side + 1)
+        raise InvalidFacts(
+            _("“{what}” cannot be negative ({value})."), what=what, value=value, side=side + 1
+        ).about(side=side, fact=fact)
     if high is not None and value > high:
         raise InvalidFacts(
             _("“{what}” can be at most {high}, not {value}."), what=what, high=high, value=value
-        )
+        ).about(side=side, fact=fact)
     return value
 
 
@@ -160,19 +164,23 @@ def _melded_part(variant: HandAndFootVariant, facts: HandFootSideFacts, index: i
                 books=books,
                 cards=books * variant.book_size,
                 count=len(cards),
-            )
+            ).about(side=index, fact="melded")
         try:
             points = handfoot_card_points(cards, variant)
         except MeldError as error:
-            raise InvalidFacts(error.template, **error.params) from None
+            raise InvalidFacts(error.template, **error.params).about(side=index, fact="melded") from None
         if facts.melded_points is not None and facts.melded_points != points:
             raise InvalidFacts(
                 _("The melded cards are worth {points}, not the {typed} typed."),
                 points=points,
                 typed=facts.melded_points,
-            )
+            ).about(side=index, fact="melded_points")
         return ScorePart(_("Melded cards: {value}"), {"value": points, "count": len(cards)}, points)
-    points = 0 if facts.melded_points is None else _count(facts.melded_points, _("Melded points"), index)
+    points = (
+        0
+        if facts.melded_points is None
+        else _count(facts.melded_points, _("Melded points"), index, "melded_points")
+    )
     # The cheapest books: a red book of seven 5-point cards (35); a black book of six 5-point
     # naturals and a 2 (50). All card points come in fives.
     lowest_natural = min(variant.card_value(rank) for rank in range(4, 14))
@@ -185,9 +193,11 @@ def _melded_part(variant: HandAndFootVariant, facts: HandFootSideFacts, index: i
             books=books,
             lowest=lowest,
             points=points,
-        )
+        ).about(side=index, fact="melded_points")
     if points % 5:
-        raise InvalidFacts(_("Card points always come in fives; {points} is not possible."), points=points)
+        raise InvalidFacts(
+            _("Card points always come in fives; {points} is not possible."), points=points
+        ).about(side=index, fact="melded_points")
     return ScorePart(_("Melded cards: {value}"), {"value": points}, points)
 
 
@@ -196,11 +206,13 @@ def _held_part(
 ) -> ScorePart | None:
     held = facts.held
     if isinstance(held, bool):
-        raise InvalidFacts(_("Cards held must be cards or points."))
+        raise InvalidFacts(_("Cards held must be cards or points.")).about(side=index, fact="held")
     if isinstance(held, int):
-        cost = _count(held, _("Cards held"), index)
+        cost = _count(held, _("Cards held"), index, "held")
         if cost % 5:
-            raise InvalidFacts(_("Card points always come in fives; {points} is not possible."), points=cost)
+            raise InvalidFacts(
+                _("Card points always come in fives; {points} is not possible."), points=cost
+            ).about(side=index, fact="held")
         text, params = _("Cards held: {value}"), {"value": cost}
     else:
         cards = tuple(held)
@@ -236,13 +248,17 @@ def score_handfoot_deal(variant, options: dict | None, sides: Sequence[HandFootS
 
     results = []
     for index, facts in enumerate(sides):
-        red = _count(facts.red_books, _("Red books"), index)
-        black = _count(facts.black_books, _("Black books"), index)
-        picked = _count(facts.picked_22, _("Players who picked up exactly 22 cards"), index, high=2)
+        red = _count(facts.red_books, _("Red books"), index, "red_books")
+        black = _count(facts.black_books, _("Black books"), index, "black_books")
+        picked = _count(
+            facts.picked_22, _("Players who picked up exactly 22 cards"), index, "picked_22", high=2
+        )
         if picked and not variant.table_bonus_22:
             raise InvalidFacts(_("The 22-card bonus belongs to the team rules."))
         if facts.went_out and not (red and black):
-            raise InvalidFacts(_("Going out needs at least one red book and one black book."))
+            raise InvalidFacts(_("Going out needs at least one red book and one black book.")).about(
+                side=index, fact="red_books" if not red else "black_books"
+            )
         held_counts = not (facts.went_out and variant.teams)
         if (
             facts.went_out
@@ -250,7 +266,7 @@ def score_handfoot_deal(variant, options: dict | None, sides: Sequence[HandFootS
             and (isinstance(facts.held, int) or len(facts.held))
             and facts.held != 0
         ):
-            raise InvalidFacts(_("A player who went out holds no cards."))
+            raise InvalidFacts(_("A player who went out holds no cards.")).about(side=index, fact="held")
         parts = []
         if red:
             parts.append(

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER, SUITS, Card, parse_cards
-from .errors import InvalidCards, _
+from .errors import DomainError, InvalidCards, _
 from .family import family_of
 from .scoring import InvalidFacts
 from .variants import face_limits, resolve_variant
@@ -103,11 +103,16 @@ def read_indicator(variant, text: str | None) -> Card | None:
     variant = resolve_variant(variant)
     if not text or not str(text).strip() or not variant.indicator:
         return None
-    (card,) = parse_cards(str(text).strip()) or (None,)
+    try:
+        (card,) = parse_cards(str(text).strip()) or (None,)
+    except DomainError as error:
+        raise error.about(fact="indicator") from None
     if card is None:
         return None
     if card.rank == JOKER:
-        raise InvalidFacts(_("A joker is never the wild-card indicator; the next card is turned instead."))
+        raise InvalidFacts(
+            _("A joker is never the wild-card indicator; the next card is turned instead.")
+        ).about(fact="indicator")
     return card
 
 

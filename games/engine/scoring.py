@@ -331,8 +331,10 @@ def _resolve_row(variant: HandVariant, finish: str) -> HandRow:
             _("{hand} is a kuwaiti hand; {name} does not score it."),
             hand=KUWAITI_TABLE[finish].label,
             name=variant.name,
-        )
-    raise InvalidFacts(_("“{finish}” is not a way to go out in {name}."), finish=finish, name=variant.name)
+        ).about(fact="finish")
+    raise InvalidFacts(
+        _("“{finish}” is not a way to go out in {name}."), finish=finish, name=variant.name
+    ).about(fact="finish")
 
 
 def _check_winner_opened(variant: HandVariant, row: HandRow, winner: int, opened: bool) -> None:
@@ -344,18 +346,18 @@ def _check_winner_opened(variant: HandVariant, row: HandRow, winner: int, opened
             raise InvalidFacts(
                 _("Player {number} had not announced, so they cannot win by announcement."),
                 number=_number(winner),
-            )
+            ).about(seat=winner, fact="finish")
         return
     if opened:
         if kuwaiti:
             raise InvalidFacts(
                 _("Player {number} had announced, and a player who has announced may not declare a Hand."),
                 number=_number(winner),
-            )
+            ).about(seat=winner, fact="finish")
         raise InvalidFacts(
             _("Player {number} had already opened, so they cannot go out “Hand”."),
             number=_number(winner),
-        )
+        ).about(seat=winner, fact="finish")
 
 
 def _held_value(variant: HandVariant, seat: int, held, wilds, indicator: Card | None) -> ScorePart:
@@ -364,10 +366,11 @@ def _held_value(variant: HandVariant, seat: int, held, wilds, indicator: Card | 
         raise InvalidFacts(
             _("Say what player {number} still holds: they had opened, so their cards count."),
             number=_number(seat),
-            seat=seat,
-        )
+        ).about(seat=seat, fact="held")
     if isinstance(held, bool):
-        raise InvalidFacts(_("What player {number} holds must be cards or points."), number=_number(seat))
+        raise InvalidFacts(
+            _("What player {number} holds must be cards or points."), number=_number(seat)
+        ).about(seat=seat, fact="held")
     if isinstance(held, int):
         highest = max_held_value(variant)
         if held < 0:
@@ -375,7 +378,7 @@ def _held_value(variant: HandVariant, seat: int, held, wilds, indicator: Card | 
                 _("Player {number}'s cards cannot be worth a negative number of points ({points})."),
                 number=_number(seat),
                 points=held,
-            )
+            ).about(seat=seat, fact="held")
         if held < 2:
             raise InvalidFacts(
                 _(
@@ -384,32 +387,32 @@ def _held_value(variant: HandVariant, seat: int, held, wilds, indicator: Card | 
                 ),
                 number=_number(seat),
                 points=held,
-            )
+            ).about(seat=seat, fact="held")
         if held > highest:
             raise InvalidFacts(
                 _("No cards left in one hand are worth {points}; the most is {highest}."),
                 number=_number(seat),
                 points=held,
                 highest=highest,
-            )
+            ).about(seat=seat, fact="held")
         return ScorePart(_("Cards left: {value}"), {"value": held}, held, seat)
     cards = tuple(held)
     if not cards:
         raise InvalidFacts(
             _("Player {number} did not go out, so they still hold at least one card."),
             number=_number(seat),
-        )
+        ).about(seat=seat, fact="held")
     if len(cards) > MAX_HELD_CARDS:
         raise InvalidFacts(
             _("Player {number} cannot hold {count} cards at the end of a deal; the most is {most}."),
             number=_number(seat),
             count=len(cards),
             most=MAX_HELD_CARDS,
-        )
+        ).about(seat=seat, fact="held")
     if variant.indicator and indicator is None and any(c.rank in (ACE, JOKER) for c in cards):
         raise InvalidFacts(
             _("Say which card was the wild-card indicator: it decides what jokers and aces are worth.")
-        )
+        ).about(seat=seat, fact="indicator")
     value = sum(penalty_value(card, variant, wilds) for card in cards)
     return ScorePart(
         _("Cards left: {cards} = {value}"), {"cards": format_cards(cards), "value": value}, value, seat
@@ -452,7 +455,7 @@ def _seat_figure(
                 _("Player {number}'s cards cannot be worth a negative number of points ({points})."),
                 number=_number(seat),
                 points=held,
-            )
+            ).about(seat=seat, fact="held")
         label = _("Not announced") if announce else _("Not opened")
         return row.not_opened, (ScorePart(label, {}, row.not_opened, seat),)
     base = _held_value(variant, seat, held, wilds, indicator)
@@ -503,19 +506,19 @@ def score_hand_deal(variant, options: dict | None, facts: HandDealFacts) -> Deal
         raise InvalidFacts(
             _("Player {number} won the deal, so they cannot be marked with an irregularity."),
             number=_number(winner),
-        )
+        ).about(seat=winner, fact="irregular")
     if facts.indicator is not None:
         if not variant.indicator:
             raise InvalidFacts(_("{name} has no wild-card indicator."), name=variant.name)
         if facts.indicator.rank == JOKER:
             raise InvalidFacts(
                 _("A joker is never the wild-card indicator; the next card is turned instead.")
-            )
+            ).about(fact="indicator")
     if not _holds_nothing(held[winner]):
         raise InvalidFacts(
             _("Player {number} went out, so they hold no cards."),
             number=_number(winner),
-        )
+        ).about(seat=winner, fact="held")
     _check_winner_opened(variant, row, winner, opened[winner])
     _check_card_counts(variant, players, held, facts.indicator)
 

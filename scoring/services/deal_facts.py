@@ -76,12 +76,14 @@ def _side_held(variant, players: int, entries: Sequence):
         return ()
     if all(isinstance(value, tuple) for value in values):
         return tuple(card for value in values for card in value)
+    # One player's figure no cards make (negative, not in fives) is the engine's to refuse on its own:
+    # in a sum with the partner's it could pass.
+    for value in values:
+        if isinstance(value, int) and (value < 0 or value % 5):
+            return value
     if all(isinstance(value, int) for value in values):
         return sum(values)
     # Cards for one player and a typed number for the other: the side's cost in points.
-    for value in values:
-        if isinstance(value, int) and value < 0:
-            return value  # the engine refuses it with its sentence
     return sum(value if isinstance(value, int) else handfoot_held_cost(value, variant) for value in values)
 
 
@@ -103,7 +105,7 @@ def handfoot_sides(variant, players: int, raw: dict) -> list[HandFootSideFacts]:
     return sides
 
 
-def _tally(counts: Counter, limits: dict, text, variant, players: int, field: str) -> None:
+def _tally(counts: Counter, limits: dict, text, variant, players: int, field: str, who: str) -> None:
     """Add the cards of one field to the deal's count; refuse the field that goes past the decks."""
     if not isinstance(text, str) or not text.strip():
         return
@@ -115,8 +117,11 @@ def _tally(counts: Counter, limits: dict, text, variant, players: int, field: st
     for face in sorted({card.face for card in cards}):
         if counts[face] > limits[face]:
             raise SheetError(
-                _("This deal lists %(count)s × %(face)s, but the cards of this game hold only %(most)s.")
-                % {"count": counts[face], "face": face, "most": limits[face]},
+                _(
+                    "With %(name)s's cards this deal lists %(count)s × %(face)s, "
+                    "but the cards of this game hold only %(most)s."
+                )
+                % {"name": who, "count": counts[face], "face": face, "most": limits[face]},
                 field=field,
             )
 
@@ -202,12 +207,12 @@ def _check_handfoot(variant, options: dict, players: Sequence[SheetPlayer], raw:
                 % {"name": name, "most": len(seats)},
                 field=f"picked_22_{index}",
             )
-        _tally(counts, faces, side.get("melded"), variant, count, f"melded_cards_{index}")
+        _tally(counts, faces, side.get("melded"), variant, count, f"melded_cards_{index}", name)
         held = list(side.get("held") or ())
         for position, seat in enumerate(seats):
             value = held[position] if position < len(held) else None
             player = players[seat].display_name
-            _tally(counts, faces, value, variant, count, f"held_cards_{seat}")
+            _tally(counts, faces, value, variant, count, f"held_cards_{seat}", player)
             _check_points(value, most.held, player, f"held_points_{seat}")
             if side.get("went_out") and not variant.teams and _typed(value) and value != 0:
                 raise SheetError(
@@ -241,7 +246,7 @@ def _check_hand(variant, options: dict, players: Sequence[SheetPlayer], raw: dic
         value = held[seat] if seat < len(held) else None
         name = players[seat].display_name
         field = f"held_points_{seat}"
-        _tally(counts, faces, value, variant, count, f"held_cards_{seat}")
+        _tally(counts, faces, value, variant, count, f"held_cards_{seat}", name)
         _check_points(value, most.held, name, field)
         if winner is None or seat == winner:
             continue

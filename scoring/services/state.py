@@ -13,6 +13,7 @@ from games.engine.match import DealRecord, MatchStatus, match_status, next_deale
 from games.engine.scoring import DealScore
 from games.engine.variants import scoring_deals
 from games.engine.variants import sides as seat_sides
+from scoring import refusals
 from scoring.models import Deal, Sheet, SheetPlayer
 from scoring.services.deal_facts import check_deal, score_facts
 from scoring.services.errors import SheetError, error_sentence
@@ -29,6 +30,7 @@ class DealRow:
     tie_break: bool = False
     totals: tuple[int, ...] = ()  # running totals per side after this deal
     error: str = ""  # the stored facts no longer score (a rule changed)
+    refusal: DomainError | None = None  # the engine's refusal behind ``error``, to word for a form
 
 
 @dataclass
@@ -80,6 +82,7 @@ def compute_state(sheet: Sheet, players: list[SheetPlayer], deals: Sequence[Deal
             score = score_facts(sheet.rule_set, sheet.options, count, deal.facts)
         except DomainError as error:
             row.error = error_sentence(error)
+            row.refusal = error
         except SheetError as error:
             row.error = error.message
         else:
@@ -126,9 +129,12 @@ def check_candidate(sheet: Sheet, deals: list[Deal], changed: Deal | None) -> Sh
     if changed is not None:
         check_deal(sheet.variant, sheet.options, players, changed.facts)
     state = compute_state(sheet, players, deals)
-    refused = next((row.error for row in state.rows if row.deal is changed and row.error), "")
+    refused = next((row for row in state.rows if row.deal is changed and row.error), None)
+    if refused and refused.refusal is not None:
+        field, sentence = refusals.worded(refused.refusal, sheet.variant, players, changed.facts)
+        raise SheetError(sentence, field=field)
     if refused:
-        raise SheetError(refused)
+        raise SheetError(refused.error)
     if state.error:
         raise SheetError(state.error)
     return state

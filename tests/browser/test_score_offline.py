@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from scoring import services
 from scoring.models import Deal
+from scoring.services.deals import add_deal
+from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -85,7 +86,7 @@ def test_two_deals_entered_offline_arrive_once_in_order_when_the_connection_is_b
     assert [str(d.client_id) for d in deals] == ids
     assert [d.facts["winner"] for d in deals] == [2, 1]
     assert [d.facts["held"] for d in deals] == [[25, 40, None, 10], [15, None, 20, 5]]
-    assert services.sheet_state(sheet).status.scoring_deals_played == 2
+    assert sheet_state(sheet).status.scoring_deals_played == 2
 
     # The same id again (an answer lost on the way back): the server adds nothing.
     status = page.evaluate(
@@ -133,7 +134,7 @@ def test_a_deal_someone_saved_first_is_shown_with_the_reason_and_kept_to_drop(
     _enter(page, 2, {0: "25", 1: "40", 3: "10"})
     _enter(page, 1, {0: "15", 2: "20", 3: "5"})
     # Meanwhile Mona, with signal, saves deal 1 from her phone.
-    services.add_deal(sheet, by=member, facts=hand(3, [True, True, True, False], [5, 5, 5, None]))
+    add_deal(sheet, by=member, facts=hand(3, [True, True, True, False], [5, 5, 5, None]))
 
     page.context.set_offline(False)
     refused = page.get_by_test_id("waiting-deal").first
@@ -218,7 +219,7 @@ def test_a_deal_saved_on_another_phone_meanwhile_does_not_make_the_offline_deal_
     sheet = make_sheet(group, owner, "classic", [owner, member, "Gina", "Hadi"])
     page = open_as(owner, _sheet_url(group, sheet), 390)
     _controlled_with_kept_pages(page, group, sheet)
-    services.add_deal(sheet, by=member, facts=hand(3, [True, True, True, False], [5, 5, 5, None]))
+    add_deal(sheet, by=member, facts=hand(3, [True, True, True, False], [5, 5, 5, None]))
     # the live part (polled every 5 s) brings it
     expect(page.get_by_test_id("deals").locator("tbody tr[data-deal-key]")).to_have_count(1, timeout=15000)
     form = _sheet_url(group, sheet) + "deals/new/"

@@ -90,7 +90,9 @@ def test_a_three_deal_game_is_logged_on_a_phone_with_the_card_picker(
     phone.locator("#player-0").get_by_text("Opened", exact=True).click()
     phone.fill("#id_held_points_0", "500")
     phone.get_by_role("button", name="Save the deal").click()
-    expect(phone.get_by_role("alert")).to_contain_text("No cards left in one hand are worth 500")
+    expect(phone.get_by_role("alert")).to_contain_text(
+        "Olivia Owner cannot hold 500 points: the cards left in one hand are worth at most"
+    )
     phone.fill("#id_held_points_0", "")
     pick(phone, 0, [("D", "A"), ("D", "2")])
     phone.get_by_role("button", name="Save the deal").click()

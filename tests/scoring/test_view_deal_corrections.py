@@ -11,7 +11,7 @@ from django.urls import reverse
 from scoring.models import Deal, DealChange
 from scoring.services.deals import add_deal, delete_deal, edit_deal, undo_change
 from scoring.services.errors import SheetError
-from tests.scoring.conftest import hand, make_sheet
+from tests.scoring.conftest import hand, make_sheet, void
 
 DEAL = {"winner": "0", "finish": "normal", "held_points_1": "25"}
 
@@ -165,3 +165,34 @@ def test_the_edit_page_says_which_deal_it_is(client, group, owner, member):
     client.force_login(owner)
     page = client.get(_edit(group, sheet, second)).content.decode()
     assert "Correct deal 2 (dealt by Olivia Owner)" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "scoring_deal", "void_deal"),
+    [
+        ("en", "Correct deal 2 (dealt by Olivia Owner)", "Correct the void deal dealt by Mona Member"),
+        (
+            "ar",
+            "تصحيح الجولة 2 (وزّعها Olivia Owner)",
+            "تصحيح الجولة الملغاة التي وزّعها Mona Member",
+        ),
+    ],
+)
+def test_the_edit_page_of_a_void_deal_and_in_arabic_says_which_deal_it_is(
+    client, group, owner, member, language, scoring_deal, void_deal
+):
+    owner.language = language
+    owner.save()
+    sheet = make_sheet(group, owner, "classic", [owner, member], first_dealer=0)
+    add_deal(sheet, by=owner, facts=hand(0, [False, True], [None, 20]))
+    voided = add_deal(sheet, by=owner, facts=void(2))
+    second = add_deal(sheet, by=owner, facts=hand(1, [True, False], [20, None]))
+    client.force_login(owner)
+
+    def heading(deal) -> str:  # without the marks that keep a name's direction apart in Arabic
+        page = client.get(_edit(group, sheet, deal)).content.decode()
+        return page.split("<h1>")[1].split("</h1>")[0].replace("\u2068", "").replace("\u2069", "")
+
+    assert heading(voided) == void_deal
+    assert heading(second) == scoring_deal

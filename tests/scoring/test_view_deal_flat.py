@@ -134,4 +134,4 @@ def test_the_deal_form_refuses_cards_that_disagree_with_the_points_or_cannot_be_
     assert list(form.errors) == ["held_points_1", "held_cards_2"]
     with pytest.raises(DomainError) as refused:
         held_value("classic", 3, "KS 7Z", None)
-    assert form.errors["held_cards_2"] == [error_sentence(refused.value)]
+    assert form.errors["held_cards_2"] == [f"Gina: {error_sentence(refused.value)}"]

@@ -55,14 +55,17 @@ def test_example_1_entered_with_cards_and_typed_points_is_saved(client, group, s
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"winner": ["0", "1"]}, "Only one player can go out in a deal"),
+        (
+            {"winner": ["0", "1"]},
+            "Only one can go out in a deal; Olivia Owner and Mona Member are both marked.",
+        ),
         ({"winner": "0", "opened_1": "on", "held_points_1": "-5"}, "negative"),
         (
             {"winner": "0", "opened_1": "on", "held_points_1": "400"},
-            "No cards left in one hand are worth 400",
+            "Mona Member cannot hold 400 points: the cards left in one hand are worth at most",
         ),
         ({"winner": "0", "opened_1": "on", "held_points_1": "1"}, "1 is not possible"),
-        ({"winner": "7"}, "Player 8 is not in this game"),
+        ({"winner": "7"}, "Choose who went out among the players of this sheet."),
         ({"winner": "0", "finish": "colored"}, "Colored Hand is a kuwaiti hand; Hand does not score it."),
         ({"winner": "0", "opened_1": "on"}, "Say what Mona Member still holds"),
         ({"winner": "0", "opened_1": "on", "held_cards_1": "KS KS KS"}, "2 × KS, not 3"),
@@ -148,7 +151,10 @@ def test_two_hand_and_foot_sides_going_out_is_refused(client, group, owner, memb
     data = {"went_out": ["0", "1"], "red_books_0": "1", "black_books_0": "1", "melded_points_0": "200"}
     data.update({"red_books_1": "1", "black_books_1": "1", "melded_points_1": "200"})
     response = client.post(url(group, sheet), keyed(data))
-    assert "Only one player can go out in a deal" in response.content.decode()
+    assert (
+        "Only one can go out in a deal; Olivia Owner and Mona Member are both marked."
+        in response.content.decode()
+    )
     assert not Deal.objects.exists()
 
 

@@ -101,18 +101,41 @@
 
 // Quick entry: Enter (the phone keyboard's "Next") in a number of the deal form moves to the next
 // number on the page instead of sending the form, so a deal is typed in one go; Save sends it.
+// Choosing who went out on a form still empty goes on to the first number to type, and a count of
+// books (one digit at a table) typed into an empty box goes on to the next by itself; typed into a box
+// that already holds a digit it stays, so 12 books can still be typed.
 (() => {
   const form = document.getElementById("deal-form");
   if (!form) return;
-  form.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.target.type !== "number") return;
-    const numbers = [...form.querySelectorAll("input[type=number]")].filter(
+  const numbers = () =>
+    [...form.querySelectorAll("input[type=number]")].filter(
       (input) => !input.disabled && input.offsetParent !== null,
     );
-    const next = numbers[numbers.indexOf(event.target) + 1];
+  const after = (input) => {
+    const shown = numbers();
+    return shown[shown.indexOf(input) + 1];
+  };
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.target.type !== "number") return;
+    const next = after(event.target);
     event.preventDefault();
     if (next) next.focus();
     else form.querySelector("button[type=submit]").focus();
+  });
+  form.addEventListener("change", (event) => {
+    if (!["winner", "went_out"].includes(event.target.name)) return;
+    const shown = numbers();
+    if (shown.length && shown.every((input) => input.value === "")) shown[0].focus();
+  });
+  form.addEventListener("focusin", (event) => {
+    if ("advance" in event.target.dataset) event.target.dataset.from = event.target.value;
+  });
+  form.addEventListener("input", (event) => {
+    const input = event.target;
+    if (!("advance" in input.dataset) || input.dataset.from !== "" || !/^\d$/.test(input.value)) return;
+    input.dataset.from = input.value;
+    const next = after(input);
+    if (next) next.focus();
   });
 })();
 
