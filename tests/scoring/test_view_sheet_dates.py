@@ -14,7 +14,7 @@ from scoring.models import Sheet
 from tests.scoring.conftest import make_sheet
 
 TIME = re.compile(r"<time[^>]*>(.*?)</time>", re.S)
-SCRIPT_TEMPLATES = re.compile(r"<template\b.*?</template>", re.S)  # filled by the page's script, not shown as is
+SCRIPT_TEMPLATES = re.compile(r"<template\b.*?</template>", re.S)  # filled by script, not shown as is
 ARABIC_MONTHS = "يناير|فبراير|مارس|أبريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر"
 SHAPES = {
     "en": re.compile(r"\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}(?:, \d\d:\d\d)?"),
