@@ -13,7 +13,7 @@ from games import engine, moves
 from games.chat import ChatRequest
 from games.engine.meldspec import MAX_WILD_CHOICES, parse_choice
 from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
-from games.services import BOT
+from games.services.seating import BOT
 from handsite.inputs import small_int, small_ints
 
 MAX_SEATS = 5

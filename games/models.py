@@ -1,7 +1,7 @@
 """Online games: the game row (rule set, frozen options, status, version, seed, engine state), its seats
 and the append-only move log.
 
-Only games/services.py writes these rows (it locks the game row, checks the version and saves state, log
+Only games.services writes these rows (it locks the game row, checks the version and saves state, log
 and version in one transaction). The state column holds the engine's whole state, hidden cards and seed
 included: it never leaves the server (views render per-seat views from it).
 """
@@ -177,7 +177,7 @@ class Seat(models.Model):
     # (the invitation scan frees the seat then). Both cleared when the player answers.
     invited_at = models.DateTimeField(_("invited at"), null=True, blank=True)
     reply_by = models.DateTimeField(_("reply by"), null=True, blank=True)
-    # The player handed the seat to a bot (games.services.leave_game): when, and at which game version.
+    # The player handed the seat to a bot (services.leaving.leave_game): when, and at which game version.
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
     left_version = models.PositiveIntegerField(_("left at version"), null=True, blank=True)
     # The player's own order of their hand in the current deal: {"deal": [number, attempt], "cards": [ids]}

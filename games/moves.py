@@ -2,7 +2,7 @@
 
 Pure functions of the engine state (of Django, only ``gettext_noop`` marks the sentences):
 ``games/forms.py`` reads the POST into a :class:`MoveRequest` once (every number bounded);
-:func:`to_action` turns it into the engine action; ``games/services.py`` locks, applies and saves.
+:func:`to_action` turns it into the engine action; games.services.playing locks, applies and saves.
 Staged melds (put aside before laying down) are kept per seat on the server as a list of meld
 specs; :func:`stage` and :func:`read_staged` check them against the state here.
 

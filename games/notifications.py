@@ -468,7 +468,7 @@ def describe_invitations(rows) -> list[str]:
 def render_invitation(rows, reader) -> Content | None:
     """The invitation e-mail (one per invitation), in the reader's language and zone: who invites, the
     game, the players, the reply deadline, one-click accept and decline links."""
-    from games.services import sign_invitation
+    from games.services.invitation_links import sign_invitation
 
     row = rows[0]
     data = row.data or {}

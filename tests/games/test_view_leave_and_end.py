@@ -5,8 +5,9 @@ players are told (handsite's notification outbox)."""
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Game, GameStatus, Move
+from games.services import leaving
 from handsite.models import Notification
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -95,7 +96,7 @@ def test_an_ended_game_is_not_rated(duel, admin, owner):
     from scoring import services as scoring_services
     from scoring.models import OnlineResult, Rating
 
-    services.end_game(game_id=duel.pk, actor=admin)
+    leaving.end_game(game_id=duel.pk, actor=admin)
     scoring_services.recompute_ratings(duel.group_id)
     assert not OnlineResult.objects.filter(game_id=duel.pk, finished=True).exists()
     assert not Rating.objects.filter(group_id=duel.group_id).exists()

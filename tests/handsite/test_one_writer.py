@@ -1,6 +1,6 @@
-"""One writer per app: each app's ``services.py`` writes its rows; views, forms, the allauth adapter,
-tasks, template tags and the rest call it. Read from the source (an AST walk), so a write added anywhere
-else fails here before it is ever run."""
+"""One writer per app: each app's ``services.py`` (or ``services/`` package) writes its rows; views,
+forms, the allauth adapter, tasks, template tags and the rest call it. Read from the source (an AST
+walk), so a write added anywhere else fails here before it is ever run."""
 
 import ast
 from pathlib import Path
@@ -31,7 +31,8 @@ merged with ``|=``, so that a ``.update(`` there can only be a queryset's)."""
 
 ALLOWED = {
     "services.py": "the app's one writer",
-    "movesql.py": "the move's statements written by hand and their ORM equivalents, run by games/services.py",
+    "services/": "the app's one writer, split by concern (games/services/)",
+    "movesql.py": "the move's statements written by hand and their ORM equivalents, run by games/services/",
     "models.py": "a model's own save()",
     "sessions.py": "the session engine's own save() and delete() (Django's cached_db store, extended)",
     "demo.py": "handsite's demo data (manage.py demo), written once by its management command",
@@ -67,7 +68,7 @@ def _modules():
             relative = path.relative_to(ROOT)
             if "migrations" in relative.parts or relative.parts[:2] == ("games", "engine"):
                 continue  # migrations write by design; the engine imports no Django at all
-            if path.name in ALLOWED:
+            if path.name in ALLOWED or relative.parts[1] == "services":
                 continue
             yield relative, path.name.endswith(THIN) or "templatetags" in relative.parts
 
