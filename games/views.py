@@ -82,7 +82,7 @@ def _staged(staged, state, viewer) -> dict:
         ],
         "staged_total": sum(meld.value or 0 for meld in staged),
         "staged_opening": viewer is not None
-        and not moves_module.is_foot(state)
+        and moves_module.moves_of(state).stages
         and not state.deal.opened[viewer],
         "staged_has_discard": any(meld.with_discard for meld in staged),
     }
@@ -436,22 +436,13 @@ def game_replay(request, group, membership, game_id):
     ]
     events = engine.visible_events(state.deal.events, None, reveal=True)
     lines = [line for line in (board.describe(e, names) for e in events) if line is not None]
-    if moves_module.is_foot(state):  # a Hand and Foot meld belongs to a side (a player, or a team)
-        melds = [
-            {
-                "owner": " & ".join(names[n] for n in state.side_seats(tm.side)),
-                "cards": board.cards_html(board.sorted_cards(tm.cards, keep_order=True)),
-            }
-            for tm in state.deal.melds
-        ]
-    else:
-        melds = [
-            {
-                "owner": names[tm.owner],
-                "cards": board.cards_html(board.sorted_cards(tm.meld.cards, keep_order=True)),
-            }
-            for tm in state.deal.melds
-        ]
+    melds = [
+        {
+            "owner": " & ".join(names[n] for n in owners),  # a side's meld: its players
+            "cards": board.cards_html(board.sorted_cards(cards, keep_order=True)),
+        }
+        for owners, cards in engine.table_melds(state)
+    ]
     starts: dict[int, int] = {}  # deal (0-based) -> the step at which it starts
     for index, (_seat, _action, deal) in enumerate(rows):
         if deal is not None and deal not in starts:

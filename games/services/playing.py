@@ -165,7 +165,7 @@ def _refusal(state: engine.GameState, number: int, request: moves.MoveRequest, e
 def _arrange(outcome: MoveOutcome, seat: Seat, state, request: moves.MoveRequest, refuse) -> MoveOutcome:
     """``group`` / ``arrange``: the seat's own order of its hand, kept on the seat for this deal (nobody
     else sees it: no new revision). The cards put aside in staged melds are not in the shown hand."""
-    if state is None or moves.is_foot(state):
+    if state is None or not moves.moves_of(state).arranges:
         return refuse(_("That is not a move."), keep_selection=False)
     own = moves.own_order(seat.hand_order, state)
     aside = {card["id"] for meld in outcome.staged for card in meld.cards}

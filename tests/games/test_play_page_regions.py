@@ -93,7 +93,7 @@ def _check_positions(game, clients: dict, watcher: Client, language: str, presse
         state = engine.from_json(game.state)
         if state.finished:
             break
-        foot = moves.is_foot(state)
+        foot = engine.family_of(state.variant) is engine.family.HAND_AND_FOOT
         for seat, client in [*clients.items(), (None, watcher)]:
             html = client.get(_url(game), **HTMX).content.decode()
             page = Page(html)
