@@ -45,9 +45,8 @@ def leave_game(*, game_id: int, user, group_slug: str | None = None) -> core.Mov
     state = core.load_state(game)
     result = core.MoveResult(game=game, seats=seats, state=state)
     previous_turn = saving.turn_key(state)
-    subject = _("{name} left {game}; a bot plays their seat.").format(name=seat.name, game=game)
     notifications.tell_players(
-        game, seats, kind=notifications.SEAT_LEFT, subject=subject, body=subject, skip_user_id=user.pk
+        game, seats, kind=notifications.SEAT_LEFT, name=seat.name, skip_user_id=user.pk
     )
     saving.run_bots(result)
     saving.save(result, previous_turn=previous_turn)
@@ -71,9 +70,8 @@ def end_game(*, game_id: int, actor, group_slug: str | None = None) -> Game:
     game.turn_seat = game.turn_started_at = game.deadline_at = game.next_reminder_at = None
     game.paused_until = None
     game.staged = {}
-    subject = _("{name} ended {game} early; it will not be scored.").format(name=actor.name, game=game)
     notifications.tell_players(
-        game, seats, kind=notifications.GAME_ENDED, subject=subject, body=subject, skip_user_id=actor.pk
+        game, seats, kind=notifications.GAME_ENDED, name=actor.name, skip_user_id=actor.pk
     )
     core.bump(
         game,

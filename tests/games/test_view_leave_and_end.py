@@ -36,7 +36,7 @@ def test_a_player_who_leaves_hands_the_seat_to_a_bot_and_the_others_are_told(cli
     assert duel.version > state.version  # the bot played the turn
     assert Move.objects.filter(game=duel, seat=seat.number, kind="bot").exists()
     told = Notification.objects.get(user=other, kind="seat_left")
-    assert leaver.name in told.subject
+    assert told.data["name"] == leaver.name
     assert not Notification.objects.filter(user=leaver, kind="seat_left").exists()
     log = client.get(url(duel, "log")).content.decode()
     assert f"{leaver.name} left the game; a bot plays their seat from here on." in log
