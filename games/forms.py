@@ -244,8 +244,8 @@ class MoveForm:
     server keeps those).
 
     Read with Django's form fields, as a form would, but not a ``forms.Form``: a form deep-copies its
-    fields for each instance, on every move, and this one is never shown, only read. The fields are shared and never changed; a field absent from the POST is
-    its empty value without being cleaned.
+    fields for each instance, on every move, and this one is never shown, only read. The fields are
+    shared and never changed; a field absent from the POST is its empty value without being cleaned.
     """
 
     FIELDS = {
