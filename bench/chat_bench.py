@@ -83,9 +83,10 @@ def run(message_count: int, rounds: int) -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
-    from games import engine, moves, services
+    from games import engine, moves
     from games.chat import SHOWN
     from games.models import ChatMessage, Game
+    from games.services import seating
     from games.views import poll_token
     from handsite.celery import app as celery_app
     from handsite.models import Membership, PlayerGroup, Role, User
@@ -103,10 +104,10 @@ def run(message_count: int, rounds: int) -> None:
         )
         Membership.objects.create(group=group, user=user, role=Role.OWNER if number == 0 else Role.MEMBER)
         people.append(user)
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=people[0], variant="classic", options={}, seats=people, seed=11
     )
-    services.accept_seat(game_id=game.pk, user=people[1])
+    seating.accept_seat(game_id=game.pk, user=people[1])
     game = Game.objects.get(pk=game.pk)
     clients = []
     for user in people:

@@ -4,7 +4,7 @@ Plays the first N moves of a two-player classic game through the test client, pr
 buttons as a player does (games.moves.requests_for: a staging press is a request of its own), and
 reports the process CPU time per request (the whole request: session, the game locked with its seats,
 the engine, the log INSERT, the outbox row, the UPDATE); apart, the CPU of the locking read alone
-(``games.services._locked``, the game row with its seats and their players), repeated on a game in
+(``games.services.core.locked``, the game row with its seats and their players), repeated on a game in
 progress; and the CPU the PostgreSQL backend of its connection spent per request (read from /proc:
 PostgreSQL must run on this machine, else that figure is left out). Production settings (``DEBUG=0``:
 no query log) and a kept connection (``DB_CONN_MAX_AGE``, the site's default). Uses its own throwaway
@@ -88,8 +88,10 @@ def measure(moves: int) -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from games import engine, services
+    from games import engine
     from games.moves import requests_for
+    from games.services import core as game_core
+    from games.services import seating
     from handsite.models import Membership, PlayerGroup, Role, User
 
     group = PlayerGroup.objects.create(name="Bench", slug="bench")
@@ -98,10 +100,10 @@ def measure(moves: int) -> None:
         user = User.objects.create_user(email=f"cpu{seat}@example.com", password="x" * 20)
         Membership.objects.create(group=group, user=user, role=Role.OWNER if seat == 0 else Role.MEMBER)
         users.append(user)
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=users[0], variant="classic", options={}, seats=users, seed=4242
     )
-    services.accept_seat(game_id=game.pk, user=users[1])
+    seating.accept_seat(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     clients = []
     for user in users:
@@ -139,7 +141,7 @@ def measure(moves: int) -> None:
     for _ in range(300):
         start = time.process_time()
         with transaction.atomic():
-            services._locked(game.pk, user=users[0], group_slug=group.slug)
+            game_core.locked(game.pk, user=users[0], group_slug=group.slug)
         locked.append(time.process_time() - start)
     ms = 1000
     print(

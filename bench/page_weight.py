@@ -61,22 +61,23 @@ def _environment(var_dir: str) -> None:
 
 def _setup_game():
     """Amira against a bot, a classic game a few moves in, Amira to play."""
-    from games import engine, services
+    from games import engine
     from games.models import Game
+    from games.services import playing, seating
     from handsite.models import Membership, PlayerGroup, User
 
     amira = User.objects.create_user(email="amira@example.com", password="x", display_name="Amira")
     group = PlayerGroup.objects.create(name="Bench", slug="bench")
     Membership.objects.create(group=group, user=amira, role="owner")
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=4242
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=4242
     )
     for _ in range(6):
         game.refresh_from_db()
         state = engine.from_json(game.state)
         if state.current != 0:
             break
-        services.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
+        playing.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
     return Game.objects.get(pk=game.pk), amira
 
 
@@ -94,7 +95,8 @@ def render_flatness(game, amira) -> dict:
     """Page render time at the start and at the end of the longest deal the game reaches."""
     from django.test import Client
 
-    from games import engine, services
+    from games import engine
+    from games.services import playing
 
     client = Client()
     client.force_login(amira)
@@ -111,7 +113,7 @@ def render_flatness(game, amira) -> dict:
             events = len(state.deal.events)
             if not taken or events - taken[-1][0] >= 20:  # sample every 20 events or so
                 taken.append((events, _render_ms(client, url)))
-            services.play(
+            playing.play(
                 game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0)
             )
     longest = max(samples.values(), key=lambda rows: rows[-1][0])
@@ -267,14 +269,14 @@ def main() -> None:
 
 def _setup_game_again():
     """A second game (another seed) for the render figures, so the first one stays at its start."""
-    from games import services
     from games.models import Game
+    from games.services import seating
     from handsite.models import PlayerGroup, User
 
     amira = User.objects.get(email="amira@example.com")
     group = PlayerGroup.objects.get(slug="bench")
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=99
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=99
     )
     return Game.objects.get(pk=game.pk), amira
 

@@ -173,7 +173,7 @@ def _empty_queues() -> None:
 
 
 def make_game(index: int):
-    from games import services
+    from games.services import seating
     from handsite.models import Membership, PlayerGroup, Role, User
 
     group = PlayerGroup.objects.create(name=f"Bench {index}", slug=f"bench-{index}")
@@ -182,10 +182,10 @@ def make_game(index: int):
         user = User.objects.create_user(email=f"b{index}-{seat}@example.com", password="x" * 20)
         Membership.objects.create(group=group, user=user, role=Role.OWNER if seat == 0 else Role.MEMBER)
         users.append(user)
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=users[0], variant=VARIANT, options={}, seats=users, seed=1000 + index
     )
-    services.accept_seat(game_id=game.pk, user=users[1])
+    seating.accept_seat(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game, users
 

@@ -11,7 +11,7 @@ a day at 19:00 her time and plays every turn waiting for her.
 
 Creates its own PostgreSQL database (handsite_bench_reminders), counts the messages the site sent
 (Django's locmem outbox) per player per local day, and drops the database at the end. Runs on any
-version of the site with the same services (games.services.create_game / accept_seat / play, the beat
+version of the site with the same services (games.services: create_game / accept_seat / play, the beat
 tasks), so the figures before and after a change compare:
 
     .venv/bin/python bench/reminder_volume.py
@@ -69,9 +69,10 @@ def run() -> None:
     from django.core.management import call_command
     from django.test.utils import setup_test_environment
 
-    from games import engine, services
+    from games import engine
     from games import tasks as game_tasks
     from games.models import Game, GameStatus, TimeoutRule
+    from games.services import playing, seating
     from handsite import tasks
     from handsite.celery import app
     from handsite.models import Membership, Notification, PlayerGroup, Role, User
@@ -98,7 +99,7 @@ def run() -> None:
         games = []
         for other, count in (("amir", 5), ("lina", 3)):
             for _number in range(count):
-                game = services.create_game(
+                game = seating.create_game(
                     group=group,
                     created_by=people["nora"],
                     variant="classic",
@@ -108,7 +109,7 @@ def run() -> None:
                     timeout_rule=TimeoutRule.AUTO_MOVE,
                     seed=len(games) + 1,
                 )
-                services.accept_seat(game_id=game.pk, user=people[other])
+                seating.accept_seat(game_id=game.pk, user=people[other])
                 games.append(game.pk)
         Notification.objects.all().delete()  # the invitations: not what is measured
     mail.outbox.clear()
@@ -128,7 +129,7 @@ def run() -> None:
         seat = state.current
         while state.current == seat and game.status == GameStatus.ACTIVE:
             action = engine.bot_action(state, seat)
-            services.play(game_id=game.pk, user=user, version=game.version, action=action)
+            playing.play(game_id=game.pk, user=user, version=game.version, action=action)
             game.refresh_from_db()
             state = engine.from_json(game.state)
 

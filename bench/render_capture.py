@@ -50,8 +50,9 @@ def capture(out: Path) -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from games import engine, moves, services
+    from games import engine, moves
     from games.models import Game, GameStatus
+    from games.services import leaving, seating
     from handsite.models import Membership, PlayerGroup, Role, User
 
     htmx = {"HTTP_HX_REQUEST": "true"}
@@ -69,7 +70,7 @@ def capture(out: Path) -> None:
             Membership.objects.create(group=group, user=user, role=Role.OWNER if seat == 0 else Role.MEMBER)
             users.append(user)
         seats = ["bot" if seat in bots else user for seat, user in enumerate(users)]
-        game = services.create_game(
+        game = seating.create_game(
             group=group,
             created_by=users[0],
             variant=variant,
@@ -80,7 +81,7 @@ def capture(out: Path) -> None:
         )  # the time left reads "23 hours, 59 minutes" right after each move
         for seat, user in enumerate(users[1:], start=1):
             if seat not in bots:
-                services.accept_seat(game_id=game.pk, user=user)
+                seating.accept_seat(game_id=game.pk, user=user)
         clients = []
         for user in users:
             client = Client(HTTP_HOST="127.0.0.1")
@@ -103,7 +104,7 @@ def capture(out: Path) -> None:
             state = engine.from_json(game.state)
             seat = state.current
             if leaves and step == leaves[0]:
-                services.leave_game(game_id=game.pk, user=users[leaves[1]], group_slug=group.slug)
+                leaving.leave_game(game_id=game.pk, user=users[leaves[1]], group_slug=group.slug)
                 continue
             people = [
                 n

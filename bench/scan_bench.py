@@ -143,8 +143,9 @@ def fill(count: int) -> dt.datetime:
     from django.db import connection
     from django.utils import timezone
 
-    from games import engine, services
+    from games import engine
     from games.models import Game, Seat, TimeoutRule
+    from games.services import playing, seating
     from handsite.models import Membership, NotificationPreference, PlayerGroup, Role, User
 
     users = User.objects.bulk_create(
@@ -159,7 +160,7 @@ def fill(count: int) -> dt.datetime:
         for i, group in enumerate(groups)
         for k in range(2)
     )
-    template = services.create_game(
+    template = seating.create_game(
         group=groups[0],
         created_by=users[0],
         variant="classic",
@@ -169,13 +170,13 @@ def fill(count: int) -> dt.datetime:
         timeout_rule=TimeoutRule.AUTO_MOVE,
         seed=77,
     )
-    services.accept_seat(game_id=template.pk, user=users[1])
+    seating.accept_seat(game_id=template.pk, user=users[1])
     template.refresh_from_db()
     state = engine.from_json(template.state)
     for _ in range(30):
         seat = state.current
         action = engine.bot_action(state, seat)
-        template = services.play(
+        template = playing.play(
             game_id=template.pk, user=users[seat], version=state.version, action=action
         ).game
         engine.apply(state, seat, action)

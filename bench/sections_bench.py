@@ -52,8 +52,8 @@ def run(steps: list[int]) -> None:
     from django.urls import reverse
 
     from games import engine
-    from games import services as games
     from games.models import Game
+    from games.services import seating
     from handsite.celery import app as celery_app
     from handsite.models import Membership, PlayerGroup, Role, User
     from scoring.services.sheets import PlayerEntry, create_sheet
@@ -78,7 +78,7 @@ def run(steps: list[int]) -> None:
     made, results = 0, []
     for step in steps:
         while made < step:
-            game = games.create_game(
+            game = seating.create_game(
                 group=group,
                 created_by=owner,
                 variant="classic",
@@ -86,7 +86,7 @@ def run(steps: list[int]) -> None:
                 seats=[owner, member],
                 seed=made,
             )
-            games.accept_seat(game_id=game.pk, user=member)
+            seating.accept_seat(game_id=game.pk, user=member)
             game = Game.objects.get(pk=game.pk)
             state = engine.from_json(game.state)
             for _ in range(60):  # a game well under way: its state is no longer small

@@ -8,7 +8,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games import deadlines, notifications, sections
+        from games import (
+            notifications,
+            sections,
+            tasks,  # noqa: F401 - registers the tasks the services queue by name
+        )
+        from games.services import scans
         from handsite import signals
         from handsite.sections import register_group_section, register_home_section
 
@@ -19,5 +24,5 @@ class GamesConfig(AppConfig):
         from games import push
 
         push.register_all()  # what they say in a push (handsite.push)
-        signals.vacation_started.connect(deadlines.vacation_started, dispatch_uid="games.vacation_started")
-        signals.vacation_ended.connect(deadlines.vacation_ended, dispatch_uid="games.vacation_ended")
+        signals.vacation_started.connect(scans.vacation_started, dispatch_uid="games.vacation_started")
+        signals.vacation_ended.connect(scans.vacation_ended, dispatch_uid="games.vacation_ended")

@@ -164,9 +164,34 @@ def build(
     viewer's own order of their hand (``sort`` "own", or no sort asked: see moves.effective_sort). Describes
     only what it shows: the last :data:`LOG_LINES` lines of the deal's log."""
     picture = engine.view(state, viewer)
-    if picture.get("family") == "hand-and-foot":
-        sort = sort if sort in ("suit", "rank") else "suit"
-        return build_foot(state, seats, picture, viewer=viewer, sort=sort, selected=selected, fresh=fresh)
+    build_family = BUILDERS[engine.family_of(state.variant).name]
+    return build_family(
+        state,
+        seats,
+        picture,
+        viewer=viewer,
+        sort=sort,
+        selected=selected,
+        set_aside=set_aside,
+        fresh=fresh,
+        own=own,
+    )
+
+
+def build_hand(
+    state: engine.GameState,
+    seats,
+    picture: dict,
+    *,
+    viewer: int | None,
+    sort: str,
+    selected=(),
+    set_aside=(),
+    fresh=frozenset(),
+    own=(),
+) -> dict:
+    """The board of a game of the Hand family: each player's melds, the staged melds set aside, the
+    hand in the player's own order or sorted; the buttons of the moves allowed now."""
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
     left = {seat.number for seat in seats if getattr(seat, "left_at", None) is not None}
@@ -368,11 +393,13 @@ def _missing_sentence(missing: list[str]) -> str:
 
 
 def build_foot(
-    state, seats, picture: dict, *, viewer: int | None, sort: str, selected=(), fresh=frozenset()
+    state, seats, picture: dict, *, viewer: int | None, sort: str, selected=(), fresh=frozenset(), **_hand
 ) -> dict:
     """The board of a Hand and Foot game: each side's melds and books (red/black), book counts, what
     each side still needs to go out, hand and foot sizes, the discard pile's size and top, the deal's
-    opening minimum; the buttons of the moves allowed now."""
+    opening minimum; the buttons of the moves allowed now. ``_hand``: what only the Hand family uses
+    (cards set aside, the player's own order)."""
+    sort = sort if sort in ("suit", "rank") else "suit"
     names = {seat.number: seat.name for seat in seats}
     bots = {seat.number for seat in seats if seat.bot}
     legal = engine.legal_actions(state, viewer) if viewer is not None else []
@@ -567,3 +594,7 @@ def read_as_teams(context: dict, names: dict[int, str], *, higher_wins: bool) ->
 def hand_items(cards: list[dict], selected: set[int]) -> list[dict]:
     """The viewer's hand as the page shows it: each card's id, its element and whether it is ticked."""
     return [{"id": card["id"], "html": card_html(card), "selected": card["id"] in selected} for card in cards]
+
+
+BUILDERS = {"hand": build_hand, "hand-and-foot": build_foot}
+"""The board of each family of rule sets, by the engine's name of the family."""

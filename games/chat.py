@@ -1,5 +1,5 @@
 """Table talk, the read side: the typed request the chat form makes, the messages a page shows, the rate
-limit. games/services.py (``chat``) is the one writer.
+limit. games.services.talk (``chat``) is the one writer.
 
 - Only the people seated at the table write (bots never do); every member of the group may read.
 - A message is plain text, at most ``CHAT_MAX_LENGTH`` characters; templates escape it and make no link.

@@ -1,20 +1,20 @@
-"""Deadlines, reminders and vacations of online games (issue 6): the rules, decided without writing.
+"""Deadlines, reminders and vacations of online games: the rules, decided without writing.
 
 Nothing here waits in Celery: the game row carries ``deadline_at`` and ``next_reminder_at`` and beat
 finds the due ones every minute with an indexed scan (the partial indexes ``game_active_deadline`` and
-``game_active_reminder``). games.services, the app's one writer, does every write in batches of due
-games, each batch in one transaction with the same few queries whatever its size:
+``game_active_reminder``). games.services.scans does every write in batches of due games, each batch
+in one transaction with the same few queries whatever its size:
 
 - a move's turn-change hook writes the "your turn" row (games/notifications.py) and sets
   ``next_reminder_at`` to now, so the next reminder scan plans the turn from the player's settings;
-- the reminder scan, ``services.plan_reminders``, asks :func:`schedule` what each game's turn needs:
+- the reminder scan, ``scans.plan_reminders``, asks :func:`schedule` what each game's turn needs:
   the reminders and the low-time warning due now, the next time to look, quiet hours (wait for their
   end), vacation (:func:`pause_for_vacation`: the deadline pushed back by the vacation, ``paused_until``
   shown on the play page);
-- the deadline scan, ``services.expire_due``, applies each game's timeout rule as a normal logged move
+- the deadline scan, ``scans.expire_due``, applies each game's timeout rule as a normal logged move
   and tells the player whose time ran out, or pauses the deadline of a player on vacation;
-- a vacation booked or ended early plans the person's games again (:func:`vacation_started`,
-  :func:`vacation_ended`, :func:`unpause`).
+- a vacation booked or ended early plans the person's games again (``scans.vacation_started``,
+  ``scans.vacation_ended``, :func:`unpause`).
 
 Notifications are exactly-once by their keys (a repeated scan writes nothing twice); :func:`notify`
 writes a batch's rows in one query.
@@ -27,7 +27,6 @@ import datetime as dt
 from django.utils import timezone
 
 from games import notifications as game_notifications
-from games import services
 from games.models import DEADLINE_SCAN, Game, GameStatus
 from handsite import notification_prefs
 from handsite.services import preferences
@@ -101,7 +100,7 @@ def schedule(game: Game, mover_id: int | None, pref, now: dt.datetime) -> list[t
     ``next_reminder_at`` (and, for a player on vacation, the paused deadline; the revision when the
     players' page must show a change) and returns the notifications due now as ``[(kind, number)]``.
     ``mover_id``: the person to move (None: a bot, an empty seat or no turn); ``pref`` their
-    preferences. The caller (services.plan_reminders) saves SCHEDULE_FIELDS and writes the rows, whose
+    preferences. The caller (scans.plan_reminders) saves SCHEDULE_FIELDS and writes the rows, whose
     unique keys make a repeated plan write nothing twice."""
     before = (game.deadline_at, game.paused_until)
     due: list[tuple[str, int]] = []
@@ -168,28 +167,13 @@ def _reminders(game: Game, pref, now: dt.datetime, due: list) -> dt.datetime | N
     return min(upcoming) if upcoming else None
 
 
-def plan(game_id: int, now: dt.datetime | None = None) -> dt.datetime | None:
-    """Plan one game now (services.plan_reminders with this game alone); returns its new
-    ``next_reminder_at``."""
-    return services.plan_reminders(now=now, game_ids=[game_id]).get(game_id)
-
-
-def expire(game_id: int, now: dt.datetime | None = None) -> str | None:
-    """The deadline scan's step for one game (services.expire_due with this game alone): "timed_out",
-    "paused" (the player to move is on vacation) or None (nothing due)."""
-    return services.expire_due(now=now, game_ids=[game_id]).get(game_id)
-
-
 # --- Vacation (handsite books it and sends vacation_started / vacation_ended; see games/apps.py) ---
-
-
-def _my_turn_games(user) -> list[int]:
-    return list(game_notifications.turn_games(user.pk).values_list("pk", flat=True))
 
 
 def start_vacation(user, days: int, now: dt.datetime | None = None):
     """Book ``days`` days of vacation from now (or extend the current one); the deadlines of the games
-    waiting for this person pause at once (:func:`vacation_started`). Raises PreferenceError."""
+    waiting for this person pause at once (games.services.scans.vacation_started). Raises
+    PreferenceError."""
     return preferences.book_vacation(user, days, now or timezone.now())
 
 
@@ -197,17 +181,6 @@ def end_vacation(user, now: dt.datetime | None = None):
     """Back early: the unused whole days return, and paused deadlines come back by the unused time."""
     pref, _old_until = preferences.cancel_vacation(user, now or timezone.now())
     return pref
-
-
-def vacation_started(sender, *, user, now: dt.datetime, **kwargs) -> None:
-    """handsite's signal, inside the booking's transaction: pause the deadlines of this person's turns
-    (one batch of services.plan_reminders)."""
-    services.plan_reminders(now=now, game_ids=_my_turn_games(user))
-
-
-def vacation_ended(sender, *, user, now: dt.datetime, **kwargs) -> None:
-    """handsite's signal, inside the transaction: paused deadlines come back by the unused time."""
-    services.end_pauses(now=now, game_ids=_my_turn_games(user))
 
 
 def unpause(game: Game, now: dt.datetime) -> None:

@@ -4,8 +4,9 @@ demo starts (the classic one has Omar too), so logging in as Amira shows a table
 
 from __future__ import annotations
 
-from games import engine, services
+from games import engine
 from games.models import Game
+from games.services import playing, seating
 
 DEMO_SEED = 20240611
 # rule set -> (seed, the people seated besides the bot, in seat order)
@@ -28,7 +29,7 @@ def _play_until_amiras_turn(game: Game, people: dict, amira_seat: int) -> None:
         if state.finished or seat not in people or (seat == amira_seat and played >= 4):
             return
         action = engine.bot_action(state, seat)
-        services.play(game_id=game.pk, user=people[seat], version=game.version, action=action)
+        playing.play(game_id=game.pk, user=people[seat], version=game.version, action=action)
 
 
 def load(demo) -> None:
@@ -36,18 +37,18 @@ def load(demo) -> None:
         game = Game.objects.filter(group=demo.group, seed=seed).first()
         if game is None:
             seated = [demo.users[key] for key in keys]
-            game = services.create_game(
+            game = seating.create_game(
                 group=demo.group,
                 created_by=demo.users["amira"],
                 variant=variant,
                 options={},
-                seats=[*seated, services.BOT],
+                seats=[*seated, seating.BOT],
                 move_hours=72,
                 seed=seed,
             )
             for user in seated:
                 if user != demo.users["amira"]:
-                    services.accept_seat(game_id=game.pk, user=user)
+                    seating.accept_seat(game_id=game.pk, user=user)
             people = dict(enumerate(seated))
             _play_until_amiras_turn(game, people, keys.index("amira"))
         demo.write(f"Demo game: {game.get_absolute_url()} ({game.get_variant_display()}, against a bot)")

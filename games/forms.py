@@ -13,7 +13,7 @@ from games import engine, moves
 from games.chat import ChatRequest
 from games.engine.meldspec import MAX_WILD_CHOICES, parse_choice
 from games.models import CHAT_MAX_LENGTH, MOVE_HOURS_CHOICES, VARIANT_CHOICES, TimeoutRule
-from games.services import BOT
+from games.services.seating import BOT
 from handsite.inputs import small_int, small_ints
 
 MAX_SEATS = 5
@@ -244,9 +244,8 @@ class MoveForm:
     server keeps those).
 
     Read with Django's form fields, as a form would, but not a ``forms.Form``: a form deep-copies its
-    fields for each instance (a tenth of a millisecond per move, more than the reading), and this one is
-    never shown, only read. The fields are shared and never changed; a field absent from the POST is
-    its empty value without being cleaned.
+    fields for each instance, on every move, and this one is never shown, only read. The fields are
+    shared and never changed; a field absent from the POST is its empty value without being cleaned.
     """
 
     FIELDS = {

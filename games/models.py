@@ -1,7 +1,7 @@
 """Online games: the game row (rule set, frozen options, status, version, seed, engine state), its seats
 and the append-only move log.
 
-Only games/services.py writes these rows (it locks the game row, checks the version and saves state, log
+Only games.services writes these rows (it locks the game row, checks the version and saves state, log
 and version in one transaction). The state column holds the engine's whole state, hidden cards and seed
 included: it never leaves the server (views render per-seat views from it).
 """
@@ -97,11 +97,11 @@ class Game(models.Model):
     turn_seat = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
-    # For the reminder step (issue 6): when the next reminder for the current turn is due.
+    # For the reminder scan: when the next reminder for the current turn is due.
     next_reminder_at = models.DateTimeField(_("next reminder at"), null=True, blank=True)
     # Set while the player to move is on vacation (their deadline is paused until then); shown on the game.
     paused_until = models.DateTimeField(_("paused until"), null=True, blank=True)
-    # The game's version when the current turn began: names the turn in notifications (issue 6).
+    # The game's version when the current turn began: names the turn in notifications.
     turn_version = models.PositiveIntegerField(_("turn began at version"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -147,8 +147,8 @@ class Game(models.Model):
         return reverse("games:play", args=[self.group.slug, self.pk])
 
     def get_variant_display(self) -> str:
-        """The rule set's name, as Django's own ``get_variant_display`` gives it, by one look-up (Django's
-        makes every choice hashable on each call: some 25 µs, on every play page and move)."""
+        """The rule set's name, as Django's own ``get_variant_display`` gives it, by one dictionary look-up
+        (it is read on every play page and move)."""
         return str(VARIANT_NAMES.get(self.variant, self.variant))
 
     @property
@@ -177,7 +177,7 @@ class Seat(models.Model):
     # (the invitation scan frees the seat then). Both cleared when the player answers.
     invited_at = models.DateTimeField(_("invited at"), null=True, blank=True)
     reply_by = models.DateTimeField(_("reply by"), null=True, blank=True)
-    # The player handed the seat to a bot (games.services.leave_game): when, and at which game version.
+    # The player handed the seat to a bot (services.leaving.leave_game): when, and at which game version.
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
     left_version = models.PositiveIntegerField(_("left at version"), null=True, blank=True)
     # The player's own order of their hand in the current deal: {"deal": [number, attempt], "cards": [ids]}

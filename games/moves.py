@@ -2,7 +2,7 @@
 
 Pure functions of the engine state (of Django, only ``gettext_noop`` marks the sentences):
 ``games/forms.py`` reads the POST into a :class:`MoveRequest` once (every number bounded);
-:func:`to_action` turns it into the engine action; ``games/services.py`` locks, applies and saves.
+:func:`to_action` turns it into the engine action; games.services.playing locks, applies and saves.
 Staged melds (put aside before laying down) are kept per seat on the server as a list of meld
 specs; :func:`stage` and :func:`read_staged` check them against the state here.
 
@@ -581,8 +581,9 @@ def _names_nothing(state, seat: int, request: MoveRequest) -> None:
 class FamilyMoves:
     """How the play page's presses work in one family of rule sets: the engine action of a press
     (``to_action``), the melds put aside (``read_staged``, ``stage``), the presses that make an action
-    (``requests_for``) and what a refused press tried, in words (``tried``). Hand and Foot stages
-    nothing and names no card in a refusal."""
+    (``requests_for``) and what a refused press tried, in words (``tried``); whether a player puts melds
+    aside before laying them down (``stages``) and keeps their own order of the hand (``arranges``).
+    Hand and Foot stages nothing, keeps no order of its own and names no card in a refusal."""
 
     name: str
     to_action: Callable[[Any, int, MoveRequest, list[dict]], dict]
@@ -590,6 +591,8 @@ class FamilyMoves:
     stage: Callable[[Any, int, list[dict], MoveRequest], list[dict]]
     requests_for: Callable[[Any, int, dict], list[MoveRequest]]
     tried: Callable[[Any, int, MoveRequest], tuple[str, dict] | None]
+    stages: bool = True
+    arranges: bool = True
 
 
 FAMILY_MOVES = {
@@ -597,7 +600,14 @@ FAMILY_MOVES = {
     for moves in (
         FamilyMoves("hand", hand_action, hand_staged, hand_stage, hand_requests, hand_tried),
         FamilyMoves(
-            "hand-and-foot", foot_action, _nothing_staged, _no_staging, foot_requests, _names_nothing
+            "hand-and-foot",
+            foot_action,
+            _nothing_staged,
+            _no_staging,
+            foot_requests,
+            _names_nothing,
+            stages=False,
+            arranges=False,
         ),
     )
 }
@@ -633,8 +643,3 @@ def requests_for(state, seat: int, action: dict) -> list[MoveRequest]:
 def tried(state, seat: int, request: MoveRequest) -> tuple[str, dict] | None:
     """(template, params) of what ``request`` tried, naming its cards, or None."""
     return moves_of(state).tried(state, seat, request)
-
-
-def is_foot(state) -> bool:
-    """A Hand and Foot game (its own moves: no staging, no wild cards to name)."""
-    return moves_of(state).name == "hand-and-foot"

@@ -20,6 +20,7 @@ from django.db.models import Count, F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape, linebreaks
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -471,7 +472,7 @@ def describe_invitations(rows) -> list[str]:
 def render_invitation(rows, reader) -> Content | None:
     """The invitation e-mail (one per invitation), in the reader's language and zone: who invites, the
     game, the players, the reply deadline, one-click accept and decline links."""
-    from games.services import sign_invitation
+    from games.services.invitation_links import sign_invitation
 
     row = rows[0]
     data = row.data or {}
@@ -728,8 +729,12 @@ def register_all() -> None:
             **{**common, "describe": describe_news, "still_current": None},
         )
     )
-    notifications.register(Kind(name=SEAT_LEFT, email=notifications.EMAIL_WARNING))
-    notifications.register(Kind(name=GAME_ENDED, email=notifications.EMAIL_WARNING))
+    for kind in (SEAT_LEFT, GAME_ENDED):
+        notifications.register(
+            Kind(
+                name=kind, email=notifications.EMAIL_WARNING, describe=describe_endings, render=render_ending
+            )
+        )
     notifications.register_digest(DIGEST)
     notifications.register(Kind(name=CHAT, email=notifications.EMAIL_NEVER, describe=describe_chat))
     notifications.register(
@@ -765,9 +770,10 @@ def polled(user_id: int, *, always: bool = False) -> int | None:
     return None
 
 
-def tell_players(game: Game, seats, *, kind: str, subject: str, body: str, skip_user_id=None) -> int:
+def tell_players(game: Game, seats, *, kind: str, name: str, skip_user_id=None) -> int:
     """One notification for each person seated in ``game`` (bots and ``skip_user_id`` aside), in the
-    caller's transaction; exactly once per (game, kind, version)."""
+    caller's transaction; exactly once per (game, kind, version). Stored as data (``name``: the person
+    who left or ended the game) and worded when read, in the reader's language (:func:`ending_line`)."""
     told = 0
     for seat in seats:
         if seat.user_id is None or seat.user_id == skip_user_id:
@@ -777,10 +783,35 @@ def tell_players(game: Game, seats, *, kind: str, subject: str, body: str, skip_
             kind=kind,
             key=f"game:{game.pk}:{seat.number}:{game.version}:{kind}",
             topic=topic(game.pk),
-            subject=subject,
-            body=body,
             link=game.get_absolute_url(),
-            data={"game": game.pk, "seat": seat.number},
+            data={"game": game.pk, "seat": seat.number, "name": name},
         )
         told += row is not None
     return told
+
+
+def ending_line(row, game: Game | None) -> str:
+    """A player left or the game was ended early, in the active language. Rows stored before the
+    event was kept as data carry their sentence in ``subject``: that is shown as it is."""
+    data = row.data or {}
+    if "name" not in data:
+        return row.subject
+    values = {"name": data["name"], "game": game if game is not None else _("a game that no longer exists")}
+    if row.kind == SEAT_LEFT:
+        return _("{name} left {game}; a bot plays their seat.").format(**values)
+    return _("{name} ended {game} early; it will not be scored.").format(**values)
+
+
+def describe_endings(rows) -> list[str]:
+    games = _games_of(rows)
+    return [ending_line(row, games.get((row.data or {}).get("game"))) for row in rows]
+
+
+def render_ending(rows, reader) -> Content | None:
+    """The e-mail that a player left or the game was ended early, in the reader's language."""
+    row = rows[0]
+    line = describe_endings([row])[0]
+    if not line:
+        return None
+    link = absolute_url(row.link) if row.link.startswith("/") else row.link
+    return Content(subject=line, text=line, html=linebreaks(escape(line)), link=link)

@@ -64,7 +64,7 @@ def render_invitation(rows, reader) -> Message | None:
 def render_end(rows, reader) -> Message | None:
     row = rows[0]
     game = _game_of(row)
-    body = row.subject or (_where(game) if game else "")
+    body = game_notifications.ending_line(row, game) or (_where(game) if game else "")
     return Message(title=_("The game is over"), body=body, url=row.link, tag=f"{row.topic}:end")
 
 

@@ -3,8 +3,8 @@ to scoring's service (games may call scoring; scoring never imports games)."""
 
 from __future__ import annotations
 
-from games import services
 from games.models import Game
+from games.services import core
 
 
 def record_result(game_id: int) -> bool:
@@ -15,8 +15,8 @@ def record_result(game_id: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.state is None:
         return False
-    state = services.load_state(game)
-    seats = services.seats_of(game)
+    state = core.load_state(game)
+    seats = core.seats_of(game)
     players = [{"seat": seat.number, "user_id": seat.user_id, "name": seat.name} for seat in seats]
     record_online_game(
         group_id=game.group_id,

@@ -157,46 +157,53 @@ def rulebook(slug: str) -> dict:
         "options": option_rows(variant),
         "others": [{"slug": s, "name": _(engine.VARIANTS[s].name)} for s in RULE_SET_ORDER],
     }
-    if isinstance(variant, HandVariant):
-        option_names = {o.name for o in variant.options}
-        book.update(
-            hand_size=HAND_SIZE,
-            first_hand=HAND_SIZE + 1,
-            card_values=_hand_card_values(variant),
-            standard_rows=_standard_rows(),
-            went_out=_signed(STANDARD_TABLE["normal"].winner),
-            went_out_hand=_signed(STANDARD_TABLE["hand"].winner),
-            special_rows=_kuwaiti_rows(announcement=False) if variant.scoring == "egyptian" else [],
-            kuwaiti_rows=_kuwaiti_rows(announcement=True) if variant.scoring == "kuwaiti" else [],
-            has_max_wild_option="max_wild_per_meld" in option_names,
-            has_redeal="redeal" in option_names,
-            has_tie_break_option="tie_break" in option_names,
-            has_reshuffle="reshuffle_discards" in option_names,
-            deals_choices=variant.option("deals").choices if "deals" in option_names else (),
-            reshuffle_limit=engine.actions.MAX_RESHUFFLES,
-        )
-    else:
-        book.update(
-            hand_sizes=sorted(
-                {variant.hand_size(p) for p in range(variant.min_players, variant.max_players + 1)},
-                reverse=True,
-            ),
-            small_table=max(
-                (
-                    p
-                    for p in range(variant.min_players, variant.max_players + 1)
-                    if variant.hand_size(p) == 13
-                ),
-                default=None,
-            ),
-            card_points=_handfoot_points(variant),
-            minimums=[
-                {"deal": number, "minimum": minimum}
-                for number, minimum in enumerate(variant.opening_minimums, start=1)
-            ],
-            fourth_minimum=engine.variants.opening_minimum(variant, len(variant.opening_minimums)),
-        )
+    book.update(FAMILY_BOOKS[variant.family](variant))
     return book
+
+
+def _hand_book(variant: HandVariant) -> dict:
+    """The rules page's parts of a rule set of the Hand family."""
+    option_names = {o.name for o in variant.options}
+    return {
+        "hand_size": HAND_SIZE,
+        "first_hand": HAND_SIZE + 1,
+        "card_values": _hand_card_values(variant),
+        "standard_rows": _standard_rows(),
+        "went_out": _signed(STANDARD_TABLE["normal"].winner),
+        "went_out_hand": _signed(STANDARD_TABLE["hand"].winner),
+        "special_rows": _kuwaiti_rows(announcement=False) if variant.scoring == "egyptian" else [],
+        "kuwaiti_rows": _kuwaiti_rows(announcement=True) if variant.scoring == "kuwaiti" else [],
+        "has_max_wild_option": "max_wild_per_meld" in option_names,
+        "has_redeal": "redeal" in option_names,
+        "has_tie_break_option": "tie_break" in option_names,
+        "has_reshuffle": "reshuffle_discards" in option_names,
+        "deals_choices": variant.option("deals").choices if "deals" in option_names else (),
+        "reshuffle_limit": engine.actions.MAX_RESHUFFLES,
+    }
+
+
+def _foot_book(variant: HandAndFootVariant) -> dict:
+    """The rules page's parts of a Hand and Foot rule set."""
+    return {
+        "hand_sizes": sorted(
+            {variant.hand_size(p) for p in range(variant.min_players, variant.max_players + 1)},
+            reverse=True,
+        ),
+        "small_table": max(
+            (p for p in range(variant.min_players, variant.max_players + 1) if variant.hand_size(p) == 13),
+            default=None,
+        ),
+        "card_points": _handfoot_points(variant),
+        "minimums": [
+            {"deal": number, "minimum": minimum}
+            for number, minimum in enumerate(variant.opening_minimums, start=1)
+        ],
+        "fourth_minimum": engine.variants.opening_minimum(variant, len(variant.opening_minimums)),
+    }
+
+
+FAMILY_BOOKS = {"hand": _hand_book, "hand-and-foot": _foot_book}
+"""The rules page's parts of each family of rule sets (the rule set's ``family``)."""
 
 
 # --- The live rule-state line of the play page --------------------------------------------------

@@ -22,13 +22,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, movelog, rules, services
+from games import board, engine, movelog, rules
 from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
 from games.engine.meldspec import choice_text
 from games.forms import ChatForm, GameForm, MoveForm, read_sort
 from games.models import Game, GameStatus, Move
+from games.services import core as game_core
+from games.services import leaving, playing, saving, seating, talk
 from handsite.access import get_group_for, get_membership_for, group_view
 from handsite.i18n import language_from_cookie
 from handsite.inputs import small_int
@@ -80,7 +82,7 @@ def _staged(staged, state, viewer) -> dict:
         ],
         "staged_total": sum(meld.value or 0 for meld in staged),
         "staged_opening": viewer is not None
-        and not moves_module.is_foot(state)
+        and moves_module.moves_of(state).stages
         and not state.deal.opened[viewer],
         "staged_has_discard": any(meld.with_discard for meld in staged),
     }
@@ -119,7 +121,7 @@ def _context(
     """The play page's context. ``staged``: the viewer's staged melds when the caller has them;
     ``moves``: the Move rows a move just wrote (for "since your last move" without a query); ``sort``:
     how to show the hand when not the page's (after the player arranged it: their own order)."""
-    seat = services.seat_of(seats, request.user)
+    seat = game_core.seat_of(seats, request.user)
     viewer = seat.number if seat is not None and seat.is_filled else None
     sort = sort or _sort(request)
     urls = game_urls(game.group.slug, game.pk, game.variant)
@@ -149,9 +151,9 @@ def _context(
         if context["is_creator"]:
             context["invitable"] = _invitable(game, seats)
     if game.state is not None:
-        state = state or services.load_state(game)
+        state = state or game_core.load_state(game)
         if staged is None:
-            staged = services.staged_melds(game, viewer, state)
+            staged = saving.staged_melds(game, viewer, state)
         set_aside = [c["id"] for meld in staged for c in meld.cards]
         names = {s.number: s.name for s in seats}
         since = movelog.since(game, names, viewer, state.deal.number, moves=moves)
@@ -232,7 +234,7 @@ def game_create(request, group, membership):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = services.create_game(
+            game = seating.create_game(
                 group=group,
                 created_by=request.user,
                 variant=data["variant"],
@@ -242,7 +244,7 @@ def game_create(request, group, membership):
                 move_hours=data["move_hours"],
                 timeout_rule=data["timeout_rule"],
             )
-        except services.GameError as error:
+        except game_core.GameError as error:
             form.add_error(None, error.message)
         else:
             if game.status == GameStatus.WAITING:
@@ -257,7 +259,7 @@ def game_create(request, group, membership):
 def game_play(request, group, membership, game_id):
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     game_notifications.opened(request.user, game)  # its notifications read; the player is present
-    context = _context(request, game, services.seats_of(game))
+    context = _context(request, game, game_core.seats_of(game))
     context["chat"]._membership = membership
     context["can_end"] = membership.can_manage  # shown while #game says the game is active (play.css)
     return _render(request, context)
@@ -289,7 +291,7 @@ def game_poll(request, group_slug, game_id):
         or not signing.constant_time_compare(token, poll_token(game_id, user_id))
     ):
         raise Http404
-    current = services.poll_revision(game_id, group_slug, user_id)
+    current = game_core.poll_revision(game_id, group_slug, user_id)
     if current is None:
         raise Http404
     if current == revision:
@@ -303,7 +305,7 @@ def game_poll(request, group_slug, game_id):
         raise Http404
     group, membership = get_group_for(request.user, group_slug)
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    context = _context(request, game, services.seats_of(game))
+    context = _context(request, game, game_core.seats_of(game))
     context["chat"]._membership = membership
     response = render(request, "games/play.html#game", context)
     unread = game_notifications.polled(request.user.pk, always=True)
@@ -311,7 +313,7 @@ def game_poll(request, group_slug, game_id):
     return response
 
 
-def _scores_unchanged(outcome: services.MoveOutcome) -> bool:
+def _scores_unchanged(outcome: playing.MoveOutcome) -> bool:
     """Whether the score sheet the page shows is still right after this move: the move was applied on the
     version the page showed, and no deal ended in it or in the bots' moves after it (a deal's end is
     the only thing that changes the sheet)."""
@@ -331,8 +333,8 @@ def game_move(request, group_slug, game_id):
     and the page is rendered once."""
     move = MoveForm(request.POST).move_request()
     try:
-        outcome = services.move(game_id=game_id, group_slug=group_slug, user=request.user, request=move)
-    except services.GameNotFound:
+        outcome = playing.move(game_id=game_id, group_slug=group_slug, user=request.user, request=move)
+    except game_core.GameNotFound:
         raise Http404 from None
     if (outcome.applied or outcome.arranged) and not request.htmx:
         return redirect(outcome.game)
@@ -370,40 +372,40 @@ def game_seat(request, group_slug, game_id):
     number = small_int(request.POST.get("number", ""), digits=2)
     number = -1 if number is None else number
     calls = {
-        "accept": lambda: services.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
-        "decline": lambda: services.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
-        "invite": lambda: services.invite_to_seat(
+        "accept": lambda: seating.accept_seat(game_id=game_id, user=request.user, group_slug=group.slug),
+        "decline": lambda: seating.decline_seat(game_id=game_id, user=request.user, group_slug=group.slug),
+        "invite": lambda: seating.invite_to_seat(
             game_id=game_id,
             actor=request.user,
             number=number,
             invitee_id=small_int(request.POST.get("member", ""), digits=12) or -1,
             group_slug=group.slug,
         ),
-        "take": lambda: services.take_seat(
+        "take": lambda: seating.take_seat(
             game_id=game_id, user=request.user, number=number, group_slug=group.slug
         ),
-        "bot": lambda: services.fill_seat_with_bot(
+        "bot": lambda: seating.fill_seat_with_bot(
             game_id=game_id, actor=request.user, number=number, group_slug=group.slug
         ),
-        "cancel": lambda: services.cancel_game(game_id=game_id, actor=request.user, group_slug=group.slug),
-        "leave": lambda: services.leave_game(game_id=game_id, user=request.user, group_slug=group.slug),
-        "end": lambda: services.end_game(game_id=game_id, actor=request.user, group_slug=group.slug),
+        "cancel": lambda: seating.cancel_game(game_id=game_id, actor=request.user, group_slug=group.slug),
+        "leave": lambda: leaving.leave_game(game_id=game_id, user=request.user, group_slug=group.slug),
+        "end": lambda: leaving.end_game(game_id=game_id, actor=request.user, group_slug=group.slug),
     }
     error = None
     try:
         if what not in calls:
-            raise services.GameError(_("That is not something you can do here."))
+            raise game_core.GameError(_("That is not something you can do here."))
         calls[what]()
-    except services.GameNotFound:
+    except game_core.GameNotFound:
         raise Http404 from None
-    except services.GameError as exc:
+    except game_core.GameError as exc:
         error = exc.message
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
     if what == "cancel" and error is None:
         messages.success(request, _("The game was cancelled."))
         return redirect(group)
     if request.htmx:
-        return _render(request, _context(request, game, services.seats_of(game), error=error))
+        return _render(request, _context(request, game, game_core.seats_of(game), error=error))
     if error:
         messages.error(request, error)
     return redirect(game)
@@ -420,7 +422,7 @@ def game_replay(request, group, membership, game_id):
     game = get_object_or_404(Game, pk=game_id, group=group)
     if game.status != GameStatus.FINISHED:
         raise Http404
-    seats = services.seats_of(game)
+    seats = game_core.seats_of(game)
     rows = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action", "deal"))
     moves = [(seat, action) for seat, action, _deal in rows]
     step = min(small_int(request.GET.get("step", ""), digits=7) or 0, len(moves))
@@ -434,22 +436,13 @@ def game_replay(request, group, membership, game_id):
     ]
     events = engine.visible_events(state.deal.events, None, reveal=True)
     lines = [line for line in (board.describe(e, names) for e in events) if line is not None]
-    if moves_module.is_foot(state):  # a Hand and Foot meld belongs to a side (a player, or a team)
-        melds = [
-            {
-                "owner": " & ".join(names[n] for n in state.side_seats(tm.side)),
-                "cards": board.cards_html(board.sorted_cards(tm.cards, keep_order=True)),
-            }
-            for tm in state.deal.melds
-        ]
-    else:
-        melds = [
-            {
-                "owner": names[tm.owner],
-                "cards": board.cards_html(board.sorted_cards(tm.meld.cards, keep_order=True)),
-            }
-            for tm in state.deal.melds
-        ]
+    melds = [
+        {
+            "owner": " & ".join(names[n] for n in owners),  # a side's meld: its players
+            "cards": board.cards_html(board.sorted_cards(cards, keep_order=True)),
+        }
+        for owners, cards in engine.table_melds(state)
+    ]
     starts: dict[int, int] = {}  # deal (0-based) -> the step at which it starts
     for index, (_seat, _action, deal) in enumerate(rows):
         if deal is not None and deal not in starts:
@@ -516,7 +509,7 @@ def rules_page(request, slug):
 def game_log(request, group, membership, game_id):
     """Every move of the game, newest first, a page at a time (only that page's rows are read)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id, group=group)
-    seats = services.seats_of(game)
+    seats = game_core.seats_of(game)
     names = {seat.number: seat.name for seat in seats}
     number = small_int(request.GET.get("page", ""), digits=6) or 1
     log = movelog.page(game, names, number, seats)
@@ -532,10 +525,8 @@ def game_chat(request, group_slug, game_id):
     group, membership = get_group_for(request.user, group_slug)
     chat_request = ChatForm(request.POST).chat_request()
     try:
-        outcome = services.chat(
-            game_id=game_id, group_slug=group.slug, user=request.user, request=chat_request
-        )
-    except services.GameNotFound:
+        outcome = talk.chat(game_id=game_id, group_slug=group.slug, user=request.user, request=chat_request)
+    except game_core.GameNotFound:
         raise Http404 from None
     game = outcome.game
     if chat_request.action == "read" and outcome.error is None:
@@ -548,7 +539,7 @@ def game_chat(request, group_slug, game_id):
         context["chat"]._membership = membership
         context |= {"chat_error": outcome.error, "chat_text": chat_request.text}
         return _render(request, context)
-    seat = services.seat_of(outcome.seats, request.user)
+    seat = game_core.seat_of(outcome.seats, request.user)
     context = {
         "group": group,
         "game": game,

@@ -34,8 +34,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services as game_services
 from games.models import Game
+from games.services import seating
 from handsite.models import Invitation, Notification
 from handsite.push.models import PushSubscription
 from scoring.services.deals import add_deal
@@ -156,11 +156,11 @@ def _quiet_logs():
 
 @pytest.fixture
 def site(group, owner, member, outsider, admin):
-    duel = game_services.create_game(
+    duel = seating.create_game(
         group=group, created_by=owner, variant="classic", options={}, seats=[owner, member], seed=77
     )
-    game_services.accept_seat(game_id=duel.pk, user=member)
-    waiting = game_services.create_game(
+    seating.accept_seat(game_id=duel.pk, user=member)
+    waiting = seating.create_game(
         group=group, created_by=owner, variant="classic", options={}, seats=[owner, admin, member], seed=78
     )
     sheet = make_sheet(group, owner, "jordanian", [owner, member, "Gina"])

@@ -203,16 +203,6 @@ def _described(component: list[str]) -> list[str]:
     ]
 
 
-KNOWN_CIRCLES = {
-    "games": [["games.deadlines", "games.notifications", "games.results", "games.services", "games.tasks"]],
-}
-"""The circles there are now, in modules that are being rewritten elsewhere (the services split by
-concern): a services module queues Celery tasks from inside its functions and the tasks call the
-services back; games.services also imports the scans and notifications that import it. The test below
-fails for them, and its strict xfail says so until they are gone; the one above keeps new circles out
-meanwhile. An app without an entry has no circle, and both tests hold it to that."""
-
-
 def _circles_in(area: str) -> list[list[str]]:
     return [component for component in _circles() if _in(component[0], area)]
 
@@ -222,21 +212,5 @@ def test_the_engine_is_in_no_import_circle():
 
 
 @pytest.mark.parametrize("app", APPS)
-def test_no_circles_but_the_known_ones(app):
-    assert _circles_in(app) == KNOWN_CIRCLES.get(app, []), [_described(c) for c in _circles_in(app)]
-
-
-@pytest.mark.parametrize(
-    "app",
-    [
-        pytest.param(
-            app,
-            marks=[pytest.mark.xfail(strict=True, reason=f"import circles in {app}: {KNOWN_CIRCLES[app]}")]
-            if app in KNOWN_CIRCLES
-            else [],
-        )
-        for app in APPS
-    ],
-)
 def test_no_module_is_in_an_import_circle(app):
     assert [_described(c) for c in _circles_in(app)] == []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games import services as game_services
+from games.services import seating
 from handsite.models import Invitation, Membership
 from scoring.services.deals import add_deal
 from scoring.services.sheets import PlayerEntry, create_sheet
@@ -44,10 +44,10 @@ ROUTES = _group_routes()
 @pytest.fixture
 def group_things(group, owner, member):
     """One of each object a group URL can name, all in the cast's group."""
-    game = game_services.create_game(
+    game = seating.create_game(
         group=group, created_by=owner, variant="classic", options={}, seats=[owner, member], seed=11
     )
-    game_services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     sheet = create_sheet(
         group=group,
         by=owner,

@@ -14,9 +14,10 @@ finds the family from the rule set; Hand and Foot plays by :mod:`.handfoot_deal`
     state = replay("classic", options, 4, seed, [(seat, action), ...])
 
 Helpers the online-play app and the score sheets also use (public, stable): :func:`wilds_of` and
-:func:`rules_of` (actions), :func:`meld_spec` (advice), :func:`worst_card` (the bot's discard, for timeout
-moves), :func:`deck_for` (a deal's deck by card id), :func:`face_text` (a wild's face as notation),
-:func:`sides` (the scoring sides: partners opposite in teams) and :func:`check_players`.
+:func:`rules_of` (actions), :func:`meld_spec` (advice), :func:`worst_card` (the bot's discard),
+:func:`timeout_actions` (the move made when a player's time ran out), :func:`table_melds` (the melds
+and the seats owning them), :func:`deck_for` (a deal's deck by card id), :func:`face_text` (a wild's
+face as notation), :func:`sides` (the scoring sides: partners opposite in teams) and :func:`check_players`.
 
 Actions are small JSON-able dicts (see :mod:`games.engine.actions` for every format); events are
 JSON-able dicts with a ``"type"`` (filter them per seat with :func:`visible_events`). The pieces:
@@ -46,6 +47,8 @@ from .family import (
     loads,
     new_game,
     replay,
+    table_melds,
+    timeout_actions,
     to_json,
     verify,
     view,
@@ -184,6 +187,8 @@ __all__ = [
     "scoring_deals",
     "shuffled",
     "sides",
+    "table_melds",
+    "timeout_actions",
     "to_json",
     "validate_options",
     "verify",

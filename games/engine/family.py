@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import actions, advice, bot, game, handfoot, handfoot_deal, handfoot_play, persist, rule_lines, scoring
-from .deal import Event
+from .deal import DRAW, Event
 from .errors import DomainError, InvalidOptions, _
 from .match import apply_on_copy
 from .variants import get_variant
@@ -27,7 +27,9 @@ class Family:
     """What playing a game of one family takes. ``perform`` runs one action on a working copy of the
     game (it may leave the copy half-changed when it refuses); ``next_deal`` scores a finished deal and
     deals the next one or ends the game; ``rule_state`` reads a per-seat view. ``held_costs``,
-    ``melded_points`` and ``opening`` count cards at the table for the score sheets' picker."""
+    ``melded_points`` and ``opening`` count cards at the table for the score sheets' picker.
+    ``timeout_actions`` is the move made for a player whose time ran out; ``table_melds`` lists the melds
+    on the table with the seats that own each (one player, or a side's players)."""
 
     name: str
     action_types: tuple[str, ...]
@@ -43,6 +45,63 @@ class Family:
     held_costs: Callable[..., tuple[int, ...]]
     melded_points: Callable[..., tuple[int, ...]]
     opening: Callable[..., tuple[tuple[int, ...], int]]
+    timeout_actions: Callable[[Any, int], list[dict]]
+    table_melds: Callable[[Any], list[tuple[tuple[int, ...], list]]]
+
+
+def _hand_timeout_actions(state: Any, seat: int) -> list[dict]:
+    """Draw (if not drawn yet) and discard the drawn card; never meld. If the drawn card cannot be
+    discarded (or nothing was drawn: a first turn of 15 cards), the bot's worst card."""
+    done = []
+    work = state.copy()
+    drawn = None
+    if work.deal.phase == DRAW:
+        events = apply(work, seat, {"type": "draw"})
+        drawn = events[0]["secret"]["card"]["id"]
+        done.append({"type": "draw"})
+    elif work.deal.turn.drew == "stock":
+        for event in reversed(work.deal.events):
+            if event.get("type") == "drew" and event.get("seat") == seat:
+                drawn = event["secret"]["card"]["id"]
+                break
+    hand = work.deal.hands[seat]
+    candidates = [card.id for card in hand if card.id == drawn] + [bot.worst_card(work, seat).id]
+    candidates += [card.id for card in hand]
+    for card_id in candidates:
+        action = {"type": "discard", "card": card_id}
+        if can(work, seat, action):
+            return [*done, action]
+    raise RuntimeError("no card can be discarded")  # pragma: no cover - the rules always allow one
+
+
+def _foot_timeout_actions(state: Any, seat: int) -> list[dict]:
+    """Draw (or take the pile when the draw pile is too small), then discard the card the bot needs
+    least; if no discard is allowed (only wild cards that can be laid off), the bot finishes the turn."""
+    work = state.copy()
+    done = []
+    if work.deal.phase == DRAW:
+        first = legal_actions(work, seat)[0]  # "draw" when the draw pile allows it, else the pile
+        apply(work, seat, first)
+        done.append(first)
+    for card in handfoot_play.discard_order(work, seat):
+        action = {"type": "discard", "card": card.id}
+        if can(work, seat, action):
+            return [*done, action]
+    for _step in range(60):
+        if work.finished or work.deal.current != seat:
+            break
+        action = handfoot_play.bot_action(work, seat)
+        apply(work, seat, action)
+        done.append(action)
+    return done
+
+
+def _hand_table_melds(state: Any) -> list[tuple[tuple[int, ...], list]]:
+    return [((tm.owner,), tm.meld.cards) for tm in state.deal.melds]
+
+
+def _foot_table_melds(state: Any) -> list[tuple[tuple[int, ...], list]]:
+    return [(tuple(state.side_seats(tm.side)), tm.cards) for tm in state.deal.melds]
 
 
 HAND = Family(
@@ -60,6 +119,8 @@ HAND = Family(
     held_costs=scoring.table_held_costs,
     melded_points=scoring.table_melded_points,
     opening=scoring.table_opening,
+    timeout_actions=_hand_timeout_actions,
+    table_melds=_hand_table_melds,
 )
 
 HAND_AND_FOOT = Family(
@@ -77,6 +138,8 @@ HAND_AND_FOOT = Family(
     held_costs=handfoot.table_held_costs,
     melded_points=handfoot.table_melded_points,
     opening=handfoot.table_opening,
+    timeout_actions=_foot_timeout_actions,
+    table_melds=_foot_table_melds,
 )
 
 FAMILIES = {family.name: family for family in (HAND, HAND_AND_FOOT)}
@@ -122,6 +185,17 @@ def can(state: Any, seat: int | None, action: dict) -> bool:
 def legal_actions(state: Any, seat: int | None) -> list[dict]:
     """What ``seat`` may do now (for buttons and bots); the formats are the family's."""
     return family_of(state.variant).legal_actions(state, seat)
+
+
+def timeout_actions(state: Any, seat: int) -> list[dict]:
+    """The actions made for ``seat`` when its time ran out (it must be the seat to move): at least a
+    discard that ends the turn; never changes ``state``."""
+    return family_of(state.variant).timeout_actions(state, seat)
+
+
+def table_melds(state: Any) -> list[tuple[tuple[int, ...], list]]:
+    """The melds on the table in the current deal: ``(owning seats, cards)`` each, in table order."""
+    return family_of(state.variant).table_melds(state)
 
 
 def bot_action(state: Any, seat: int) -> dict | None:

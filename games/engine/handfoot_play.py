@@ -240,7 +240,7 @@ def bot_action(game: FootGame, seat: int) -> dict | None:
                 action = {"type": "lay_off", "meld": meld.id, "cards": [card.id]}
                 if can(game, seat, action):
                     return action
-    for card in _discard_order(game, seat):
+    for card in discard_order(game, seat):
         action = {"type": "discard", "card": card.id}
         if can(game, seat, action):
             return action
@@ -252,14 +252,14 @@ def bot_action(game: FootGame, seat: int) -> dict | None:
             action = {"type": "lay_off", "meld": meld.id, "cards": [card.id]}
             if can(game, seat, action):
                 return action
-    return {"type": "discard", "card": _discard_order(game, seat)[0].id}  # refused: apply says why
+    return {"type": "discard", "card": discard_order(game, seat)[0].id}  # refused: apply says why
 
 
 def _has_natural_choice(hand: list[Card]) -> bool:
     return any(not is_wild(card) for card in hand)
 
 
-def _discard_order(game: FootGame, seat: int) -> list[Card]:
+def discard_order(game: FootGame, seat: int) -> list[Card]:
     """The hand from the card the bot needs least: 3s, then singles of low value, wild cards last."""
     hand = game.deal.hands[seat]
     counts: dict[int, int] = {}

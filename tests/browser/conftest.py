@@ -153,15 +153,15 @@ def open_as(browser, live_server, log_in):
 def amira_and_badr(db):
     """Amira against Badr (a name in Arabic) in "Friday Hand": a classic game, seed 5, both seated, Amira's
     deal to start. Returns (group, amira, badr, game)."""
-    from games import services
     from games.models import Game
+    from games.services import seating
     from tests.factories import MembershipFactory, PlayerGroupFactory
 
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
     badr = MembershipFactory(group=group, user__display_name="بدر").user
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr], seed=5
     )
-    services.accept_seat(game_id=game.pk, user=badr)
+    seating.accept_seat(game_id=game.pk, user=badr)
     return group, amira, badr, Game.objects.get(pk=game.pk)

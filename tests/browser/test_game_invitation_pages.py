@@ -8,7 +8,7 @@ test-artifacts/invites/."""
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
+from games.services import invitation_links, seating
 from handsite.services import invitations, preferences
 from tests.browser.conftest import ARTIFACTS
 from tests.support import membership_of
@@ -26,7 +26,7 @@ def scene(owner, admin, member, group):
     group.description = "نلعب كل خميس — every Thursday"
     group.save(update_fields=["description"])
     invitations.regenerate_invite_link(actor_membership=membership_of(owner, group))
-    game = game_services.create_game(
+    game = seating.create_game(
         group=group,
         created_by=owner,
         variant="classic",
@@ -34,8 +34,8 @@ def scene(owner, admin, member, group):
         seats=[owner, member, admin],
         move_hours=48,
     )
-    member_token = game_services.invitation_token(game.seats.get(user=member))
-    game_services.decline_seat(game_id=game.pk, user=member)
+    member_token = invitation_links.invitation_token(game.seats.get(user=member))
+    seating.decline_seat(game_id=game.pk, user=member)
     return {"game": game, "declined": reverse("games:invitation", args=[member_token, "decline"])}
 
 

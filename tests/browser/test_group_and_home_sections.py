@@ -5,7 +5,7 @@ their games and sheets, nothing wider than the screen. Screenshots go to test-ar
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
+from games.services import seating
 from tests.browser.conftest import ARTIFACTS
 from tests.scoring.conftest import make_sheet
 
@@ -18,10 +18,10 @@ SECTION_IDS = "() => [...document.querySelectorAll('main section[id]')].map(s =>
 @pytest.fixture
 def filled(group, owner, member):
     for _ in range(3):
-        game = game_services.create_game(
+        game = seating.create_game(
             group=group, created_by=owner, variant="classic", options=None, seats=[owner, member]
         )
-        game_services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
     make_sheet(group, owner, "classic", [owner, member, "Samir"])
     make_sheet(group, owner, "kuwaiti", [owner, member, "Samir", "Huda"])
     return group

@@ -4,8 +4,8 @@ Arabic, light and dark, without sideways scrolling."""
 
 import pytest
 
-from games import services
 from games.models import Game, GameStatus
+from games.services import leaving, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,7 +57,7 @@ def test_the_team_rules_are_created_with_partners_and_read_team_against_team(
     page.context.close()
 
     for user in (fadi, rana):
-        services.accept_seat(game_id=game.pk, user=user)
+        seating.accept_seat(game_id=game.pk, user=user)
     for width, scheme, language in LOOKS:
         page = _page(browser, live_server, log_in, hala, width, scheme, language)
         page.goto(game.get_absolute_url())
@@ -69,7 +69,7 @@ def test_the_team_rules_are_created_with_partners_and_read_team_against_team(
         page.context.close()
 
     for number in range(3):  # everybody hands over to a bot: the bots finish the game
-        services.hand_seat_to_bot(game_id=game.pk, number=number)
+        leaving.hand_seat_to_bot(game_id=game.pk, number=number)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     for width, scheme, language in LOOKS:

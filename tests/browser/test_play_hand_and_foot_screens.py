@@ -5,8 +5,9 @@ language's way. Screenshots go to test-artifacts/."""
 import pytest
 from playwright.sync_api import expect
 
-from games import engine, services
+from games import engine
 from games.models import Game
+from games.services import seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,12 +18,12 @@ def foot_table():
     """A Hand and Foot game: Amira against a bot, a few turns played (melds on the table)."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    game = services.create_game(
+    game = seating.create_game(
         group=group,
         created_by=amira,
         variant="hand-and-foot",
         options={},
-        seats=[amira, services.BOT],
+        seats=[amira, seating.BOT],
         seed=5,
     )
     game = Game.objects.get(pk=game.pk)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.chat import ChatRequest
 from games.models import Game
+from games.services import playing, talk
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,10 +30,10 @@ def second_deal(open_as, amira_and_badr):
         if state.deal.number == 1 and state.current == 0 and sum(state.deal.turns) >= 2:
             break
         seat = state.current
-        services.play(
+        playing.play(
             game_id=game.pk, user=people[seat], version=game.version, action=engine.bot_action(state, seat)
         )
-    services.chat(
+    talk.chat(
         game_id=game.pk,
         group_slug=group.slug,
         user=badr,

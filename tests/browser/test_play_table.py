@@ -4,9 +4,10 @@ light and dark; a meld put aside survives a reload. Screenshots go to test-artif
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.engine.deal import Turn
 from games.models import Game
+from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
 
@@ -22,8 +23,8 @@ def table(open_as):
     """A classic game Amira (to play, with chosen cards) against a bot, some melds on the table."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=5
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=5
     )
     game = Game.objects.get(pk=game.pk)
     state = engine.from_json(game.state)
@@ -105,10 +106,10 @@ def test_leaving_hands_the_seat_to_a_bot(browser, live_server, log_in):
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
     omar = MembershipFactory(group=group, user__display_name="Omar").user
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=amira, variant="classic", options={}, seats=[amira, omar]
     )
-    services.accept_seat(game_id=game.pk, user=omar)
+    seating.accept_seat(game_id=game.pk, user=omar)
     context = browser.new_context(base_url=live_server.url, viewport={"width": 360, "height": 640})
     page = context.new_page()
     log_in(page, amira)
@@ -138,8 +139,8 @@ def exchange_table(open_as):
     and holds 7♠ 2♣ 4♦ 6♣ 8♦ Q♠ 3♣ 5♦."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=5
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=5
     )
     game = Game.objects.get(pk=game.pk)
     state = engine.from_json(game.state)
@@ -276,15 +277,15 @@ def test_the_replay_reaches_deal_3_in_three_taps(browser, live_server, log_in):
 
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=31
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=31
     )
     for _ in range(3000):
         game.refresh_from_db()
         if game.status == GameStatus.FINISHED:
             break
         state = engine.from_json(game.state)
-        services.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
+        playing.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
     assert game.status == GameStatus.FINISHED
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": 360, "height": 640}, is_mobile=True

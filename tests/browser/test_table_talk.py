@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from games import services
 from games.chat import ChatRequest
 from games.models import Game
+from games.services import talk as table_talk
 from handsite.models import Notification
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,7 +23,7 @@ def talk(open_as, amira_and_badr):
     group, amira, badr, game = amira_and_badr
 
     def say(user, text):
-        outcome = services.chat(
+        outcome = table_talk.chat(
             game_id=game.pk, group_slug=group.slug, user=user, request=ChatRequest(action="post", text=text)
         )
         assert outcome.error is None

@@ -4,7 +4,7 @@ light and dark: the game bar and the seats fit the screen."""
 
 import pytest
 
-from games import services
+from games.services import seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,7 +22,7 @@ def test_the_waiting_page_fits_the_screen_with_its_game_bar_and_seats(
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
     badr = MembershipFactory(group=group, user__display_name="بدر").user
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr]
     )
     page = open_as(amira, game.get_absolute_url(), width, language=language, dark=dark)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from games import services
 from games.models import Game
+from games.services import seating
 
 
 @pytest.fixture
@@ -12,7 +12,7 @@ def start_game(owner):
 
     def start(seats, variant="classic", options=None, created_by=None, **kwargs):
         creator = created_by or owner
-        game = services.create_game(
+        game = seating.create_game(
             group=creator.memberships.first().group,
             created_by=creator,
             variant=variant,
@@ -29,6 +29,6 @@ def start_game(owner):
 def duel(owner, member, start_game):
     """A classic game owner vs member, both accepted and dealt (seed fixed)."""
     game = start_game([owner, member], seed=1234)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
     return game

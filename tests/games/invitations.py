@@ -2,8 +2,8 @@
 
 from django.urls import reverse
 
-from games import services
 from games.models import Seat
+from games.services import invitation_links
 
 
 def invited_seat(game, user) -> Seat:
@@ -11,4 +11,6 @@ def invited_seat(game, user) -> Seat:
 
 
 def link(game, user, answer: str) -> str:
-    return reverse("games:invitation", args=[services.invitation_token(invited_seat(game, user)), answer])
+    return reverse(
+        "games:invitation", args=[invitation_links.invitation_token(invited_seat(game, user)), answer]
+    )

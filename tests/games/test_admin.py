@@ -17,11 +17,12 @@ def staff_client(db):
 
 
 def test_a_superuser_may_view_a_game_and_its_moves(staff_client, duel, owner):
-    from games import engine, services
+    from games import engine
+    from games.services import playing
 
     state = engine.from_json(duel.state)
     user = duel.seats.get(number=state.current).user
-    services.play(
+    playing.play(
         game_id=duel.pk, user=user, version=duel.version, action=engine.bot_action(state, state.current)
     )
     move = Move.objects.filter(game=duel).first()
@@ -40,11 +41,12 @@ def test_a_superuser_can_neither_change_nor_delete_a_game(staff_client, duel):
 
 
 def test_a_superuser_can_neither_change_nor_delete_a_move(staff_client, duel):
-    from games import engine, services
+    from games import engine
+    from games.services import playing
 
     state = engine.from_json(duel.state)
     user = duel.seats.get(number=state.current).user
-    services.play(
+    playing.play(
         game_id=duel.pk, user=user, version=duel.version, action=engine.bot_action(state, state.current)
     )
     move = Move.objects.filter(game=duel).first()

@@ -14,8 +14,10 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games import engine, services
+from games import engine
 from games.models import Game, Move
+from games.services import core as game_core
+from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.support import ROOT, require_service
 
@@ -40,10 +42,10 @@ def test_two_threads_submitting_the_same_move_apply_it_once():
     group = PlayerGroupFactory()
     alice = MembershipFactory(group=group).user
     bob = MembershipFactory(group=group).user
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=alice, variant="classic", options={}, seats=[alice, bob]
     )
-    services.accept_seat(game_id=game.pk, user=bob)
+    seating.accept_seat(game_id=game.pk, user=bob)
     game = Game.objects.get(pk=game.pk)
     state = engine.from_json(game.state)
     mover = alice if state.current == 0 else bob
@@ -54,9 +56,9 @@ def test_two_threads_submitting_the_same_move_apply_it_once():
     def submit():
         try:
             barrier.wait()
-            services.play(game_id=game.pk, user=mover, version=game.version, action=action)
+            playing.play(game_id=game.pk, user=mover, version=game.version, action=action)
             outcomes.append("applied")
-        except services.StaleVersion:
+        except game_core.StaleVersion:
             outcomes.append("stale")
         finally:
             connections.close_all()

@@ -10,6 +10,7 @@ from games import deadlines, tasks
 from games import notifications as game_notifications
 from games.models import Game, Move, MoveKind, TimeoutRule
 from games.notifications import topic as game_topic
+from games.services import scans
 from handsite.models import Notification
 from handsite.services import delivery
 from tests.notifications.conftest import make_game, player_to_move, prefs  # noqa: F401 (fixtures)
@@ -55,8 +56,8 @@ def test_reminders_come_after_n_hours_then_every_m_hours_once_each(day_game, pre
         (5, [("reminder", 1), ("reminder", 2)]),
     ]:
         with time_machine.travel(START + dt.timedelta(hours=hours), tick=False):
-            deadlines.plan(game_id)
-            deadlines.plan(game_id)  # twice: nothing doubles
+            scans.plan(game_id)
+            scans.plan(game_id)  # twice: nothing doubles
         assert [k for k in kinds(day_game) if k[0] == "reminder"] == expected, hours
     assert Game.objects.get(pk=game_id).next_reminder_at == START + dt.timedelta(hours=8)
 
@@ -64,9 +65,9 @@ def test_reminders_come_after_n_hours_then_every_m_hours_once_each(day_game, pre
 def test_the_low_time_warning_comes_at_80_percent_of_the_time(day_game, prefs):  # noqa: F811
     prefs(player_to_move(day_game), reminders=False)
     with time_machine.travel(START + dt.timedelta(minutes=1), tick=False):
-        assert deadlines.plan(day_game.pk) == START + dt.timedelta(hours=19.2)
+        assert scans.plan(day_game.pk) == START + dt.timedelta(hours=19.2)
     with time_machine.travel(START + dt.timedelta(hours=19.2), tick=False):
-        deadlines.plan(day_game.pk)
+        scans.plan(day_game.pk)
         assert kinds(day_game) == [("low_time", 0)]
         assert Notification.objects.get(
             topic=game_topic(day_game.pk), kind="low_time"
@@ -83,10 +84,10 @@ def test_quiet_hours_hold_a_reminder_until_they_end(day_game, prefs):  # noqa: F
         quiet_end=dt.time(14),
     )
     with time_machine.travel(START + dt.timedelta(hours=1), tick=False):
-        assert deadlines.plan(day_game.pk) == dt.datetime(2026, 3, 2, 11, 0, tzinfo=dt.UTC)
+        assert scans.plan(day_game.pk) == dt.datetime(2026, 3, 2, 11, 0, tzinfo=dt.UTC)
         assert kinds(day_game) == []
     with time_machine.travel(dt.datetime(2026, 3, 2, 11, 0, tzinfo=dt.UTC), tick=False):
-        deadlines.plan(day_game.pk)
+        scans.plan(day_game.pk)
         assert kinds(day_game) == [("reminder", 1)]
 
 
@@ -97,7 +98,7 @@ def test_at_expiry_the_timeout_rule_moves_as_a_logged_move_and_tells_the_player(
     with time_machine.travel(START + dt.timedelta(hours=24, minutes=1), tick=False):
         assert deadlines.due_deadlines() == [day_game.pk]
         assert tasks.scan_deadlines() == 1
-        assert deadlines.expire(day_game.pk) is None  # the new turn is not due
+        assert scans.expire(day_game.pk) is None  # the new turn is not due
     day_game.refresh_from_db()
     assert player_to_move(day_game) != late
     assert Move.objects.filter(game=day_game, kind=MoveKind.TIMEOUT).exists()
@@ -111,7 +112,7 @@ def test_the_bot_rule_hands_the_seat_to_a_bot(make_game):  # noqa: F811
         game = make_game(move_hours=1, timeout_rule=TimeoutRule.BOT)
     late_seat = game.turn_seat
     with time_machine.travel(START + dt.timedelta(hours=2), tick=False):
-        assert deadlines.expire(game.pk) == "timed_out"
+        assert scans.expire(game.pk) == "timed_out"
     assert game.seats.get(number=late_seat).bot
 
 
@@ -159,7 +160,7 @@ def test_a_turn_that_begins_during_vacation_waits_for_the_return(make_game, owne
         deadlines.start_vacation(owner, 2)  # whoever the seed puts first is away
         game = make_game(move_hours=24)
     with time_machine.travel(START + dt.timedelta(minutes=1), tick=False):
-        deadlines.plan(game.pk)
+        scans.plan(game.pk)
     game.refresh_from_db()
     assert game.deadline_at == START + dt.timedelta(days=2, hours=24)
     assert game.paused_until == START + dt.timedelta(days=2)
@@ -182,7 +183,7 @@ def test_an_expired_turn_email_names_the_deadline(day_game, django_capture_on_co
         time_machine.travel(START + dt.timedelta(hours=24, minutes=1), tick=False),
         django_capture_on_commit_callbacks(execute=True),
     ):
-        deadlines.expire(day_game.pk)
+        scans.expire(day_game.pk)
         delivery.deliver_pending()  # the turn e-mail leaves with the minute's sweep
     subjects = sorted(message.subject for message in mail.outbox)
     assert any(subject.startswith("[Hand] Your time ran out") for subject in subjects)

@@ -7,9 +7,11 @@ import datetime as dt
 import pytest
 import time_machine
 
-from games import deadlines, engine, services, tasks
+from games import deadlines, engine, tasks
 from games.models import Game, GameStatus, Move, MoveKind, TimeoutRule
 from games.notifications import topic as game_topic
+from games.services import core as game_core
+from games.services import leaving, seating
 from handsite.models import Notification
 
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -19,7 +21,7 @@ VARIANTS = ["hand-and-foot", "hand-and-foot-teams"]
 def _game(owner, member, variant, **kwargs):
     seats = [owner, member] if variant == "hand-and-foot" else [owner, "bot", member, "bot"]
     with time_machine.travel(START, tick=False):
-        game = services.create_game(
+        game = seating.create_game(
             group=owner.memberships.first().group,
             created_by=owner,
             variant=variant,
@@ -28,7 +30,7 @@ def _game(owner, member, variant, **kwargs):
             seed=21,
             **kwargs,
         )
-        services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
     return Game.objects.get(pk=game.pk)
 
 
@@ -58,7 +60,7 @@ def test_a_turn_is_reminded_and_at_expiry_the_timeout_move_draws_and_discards(ow
 def test_a_player_leaves_and_a_bot_plays_their_seat(owner, member, variant):
     game = _game(owner, member, variant)
     seat = game.seats.get(user=member)
-    services.leave_game(game_id=game.pk, user=member)
+    leaving.leave_game(game_id=game.pk, user=member)
     seat.refresh_from_db()
     assert seat.bot
     assert seat.user == member
@@ -73,10 +75,10 @@ def test_an_admin_ends_a_hand_and_foot_game_which_is_kept_and_never_scored(owner
     from scoring.models import OnlineResult
 
     game = _game(owner, member, variant)
-    services.end_game(game_id=game.pk, actor=admin)
+    leaving.end_game(game_id=game.pk, actor=admin)
     game.refresh_from_db()
     assert game.status == GameStatus.ABANDONED
     assert game.state is not None
     assert not OnlineResult.objects.filter(game_id=game.pk, finished=True).exists()
-    with pytest.raises(services.GameError):
-        services.leave_game(game_id=game.pk, user=owner)
+    with pytest.raises(game_core.GameError):
+        leaving.leave_game(game_id=game.pk, user=owner)

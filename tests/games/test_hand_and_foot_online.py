@@ -8,8 +8,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, moves, results, services
+from games import engine, moves, results
 from games.models import Game, GameStatus
+from games.services import core as game_core
+from games.services import leaving, seating
 from tests.support import request_queries
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -18,7 +20,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def _duel(owner, member, start_game, variant="hand-and-foot", seed=5):
     seats = [owner, member] if variant == "hand-and-foot" else [owner, "bot", member, "bot"]
     game = start_game(seats, variant=variant, seed=seed)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     return Game.objects.get(pk=game.pk)
 
 
@@ -59,7 +61,7 @@ def test_game_creation_offers_both_rule_sets_with_their_options(client, owner, m
 
 def test_the_play_page_shows_the_hand_and_foot_table(owner, member, start_game):
     game = _duel(owner, member, start_game)
-    state = services.load_state(game)
+    state = game_core.load_state(game)
     seat = state.current
     client = _clients(game)[seat]
     page = client.get(game.get_absolute_url()).content.decode()
@@ -100,7 +102,7 @@ def test_moves_through_the_buttons_draw_meld_lay_off_and_discard(owner, member, 
 
 def test_a_refused_move_shows_the_engines_sentence_and_changes_nothing(owner, member, start_game):
     game = _duel(owner, member, start_game)
-    state = services.load_state(game)
+    state = game_core.load_state(game)
     seat = state.current
     url = reverse("games:move", args=[game.group.slug, game.pk])
     card = state.deal.hands[seat][0].id
@@ -133,8 +135,8 @@ def test_a_hand_and_foot_move_needs_at_most_six_queries(owner, member, start_gam
 def test_the_timeout_move_draws_and_discards(owner, member, start_game):
     for variant in ("hand-and-foot", "hand-and-foot-teams"):
         game = _duel(owner, member, start_game, variant=variant)
-        state = services.load_state(game)
-        actions = services._auto_moves(state, state.current)
+        state = game_core.load_state(game)
+        actions = engine.timeout_actions(state, state.current)
         assert actions[0]["type"] == "draw"
         assert actions[-1]["type"] == "discard"
         work = state.copy()
@@ -147,7 +149,7 @@ def test_a_finished_game_of_bots_replays(client, owner, start_game):
     for variant in ("hand-and-foot", "hand-and-foot-teams"):
         seats = [owner, "bot"] if variant == "hand-and-foot" else [owner, "bot", "bot", "bot"]
         game = start_game(seats, variant=variant, seed=3)
-        services.hand_seat_to_bot(game_id=game.pk, number=0)
+        leaving.hand_seat_to_bot(game_id=game.pk, number=0)
         game.refresh_from_db()
         assert game.status == GameStatus.FINISHED
         client.force_login(owner)
@@ -183,9 +185,9 @@ def test_hand_and_foot_is_offered_online_for_as_many_players_as_its_rules_allow(
     assert response.status_code == 302
     game = Game.objects.get()
     assert game.players == 8
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
-    state = services.load_state(game)
+    state = game_core.load_state(game)
     assert len(state.deal.feet) == 8  # dealt to eight seats; the bots have played since
     # The deal as it came from the game's seed (a bot may already have picked up its foot).
     dealt = engine.new_game("hand-and-foot", 8, game.options, game.seed).deal

@@ -7,8 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import results, services
+from games import results
 from games.models import Game, GameStatus
+from games.services import core as game_core
+from games.services import leaving, seating
 from scoring.models import OnlineResult
 
 NEW = reverse("games:new", args=["thursday-hand"])
@@ -94,7 +96,7 @@ def test_the_waiting_page_shows_the_two_teams(client, owner, admin, member):
 
 def test_the_play_page_reads_team_against_team(client, owner, member, start_game):
     game = start_game([owner, "bot", member, "bot"], variant="hand-and-foot-teams", seed=7)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     client.force_login(owner)
     html = client.get(Game.objects.get(pk=game.pk).get_absolute_url()).content.decode()
     seat_list = html[html.index('id="seat-list"') : html.index('id="centre"')]
@@ -107,7 +109,7 @@ def test_the_play_page_reads_team_against_team(client, owner, member, start_game
 
 def _finished_team_game(owner, start_game, seed=3):
     game = start_game([owner, "bot", "bot", "bot"], variant="hand-and-foot-teams", seed=seed)
-    services.hand_seat_to_bot(game_id=game.pk, number=0)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=0)
     game = Game.objects.get(pk=game.pk)
     assert game.status == GameStatus.FINISHED
     return game
@@ -116,10 +118,10 @@ def _finished_team_game(owner, start_game, seed=3):
 @pytest.mark.parametrize("seed", [3, 2])  # the last deal: the draw pile ran out (3), a player went out (2)
 def test_the_scores_and_the_final_result_read_team_against_team(client, owner, start_game, seed):
     game = _finished_team_game(owner, start_game, seed)
-    state = services.load_state(game)
+    state = game_core.load_state(game)
     client.force_login(owner)
     html = client.get(game.get_absolute_url()).content.decode()
-    names = {seat.number: seat.name for seat in services.seats_of(game)}
+    names = {seat.number: seat.name for seat in game_core.seats_of(game)}
     teams = [f"{names[0]} &amp; {names[2]}", f"{names[1]} &amp; {names[3]}"]
     scores = html[html.index('id="scores"') :]
     head = scores[scores.index("<thead>") : scores.index("</thead>")]
@@ -162,12 +164,12 @@ def test_the_group_record_of_the_team_rules_is_per_team(owner, start_game):
 
 def test_a_partnership_hand_reads_team_against_team_too(client, owner, start_game):
     game = start_game([owner, "bot", "bot", "bot"], variant="classic", options={"teams": True}, seed=3)
-    services.hand_seat_to_bot(game_id=game.pk, number=0)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=0)
     game = Game.objects.get(pk=game.pk)
     assert game.status == GameStatus.FINISHED
     client.force_login(owner)
     html = client.get(game.get_absolute_url()).content.decode()
-    names = {seat.number: seat.name for seat in services.seats_of(game)}
+    names = {seat.number: seat.name for seat in game_core.seats_of(game)}
     head = html[html.index('id="scores"') :]
     head = head[head.index("<thead>") : head.index("</thead>")]
     assert re.findall(r"<th>([^<]*)</th>", head)[1:] == [
@@ -181,7 +183,7 @@ def test_a_partnership_hand_reads_team_against_team_too(client, owner, start_gam
 
 def test_the_rule_state_of_the_team_rules_speaks_of_the_team(client, owner, member, start_game):
     game = start_game([owner, "bot", member, "bot"], variant="hand-and-foot-teams", seed=7)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     client.force_login(member)
     html = client.get(Game.objects.get(pk=game.pk).get_absolute_url()).content.decode()
     block = re.search(r'<div class="rule-state" id="rule-state">(.*?)</div>', html, re.S)
@@ -196,12 +198,12 @@ def test_the_rule_state_of_the_team_rules_speaks_of_the_team(client, owner, memb
 
 def test_the_seats_of_a_partnership_hand_are_tagged_with_their_team(client, owner, member, start_game):
     game = start_game([owner, "bot", member, "bot"], variant="classic", options={"teams": True}, seed=7)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     client.force_login(owner)
     html = client.get(Game.objects.get(pk=game.pk).get_absolute_url()).content.decode()
     seat_list = html[html.index('id="seat-list"') : html.index('id="centre"')]
     tags = re.findall(r'class="tag tag-team tag-team-(\d)">([^<]+)<', seat_list)
     assert tags == [("1", "team 1"), ("2", "team 2"), ("1", "team 1"), ("2", "team 2")]
     solo = start_game([owner, member], seed=7)
-    services.accept_seat(game_id=solo.pk, user=member)
+    seating.accept_seat(game_id=solo.pk, user=member)
     assert "tag-team" not in client.get(Game.objects.get(pk=solo.pk).get_absolute_url()).content.decode()

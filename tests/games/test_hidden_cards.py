@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import board, engine, rules, services
+from games import board, engine, rules
 from games.models import Game, GameStatus
 from games.moves import requests_for
+from games.services import seating
 from games.views import poll_token
 from tests.factories import MembershipFactory
 from tests.games import leaks
@@ -185,7 +186,7 @@ def _play_through_the_views(game, people: dict, deals: int | None = None) -> tup
 @pytest.mark.slow
 def test_a_whole_game_through_the_views_never_shows_a_hidden_card(owner, member, admin, start_game):
     game = start_game([owner, member], seed=2024)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     moves, seen = _play_through_the_views(game, {0: owner, 1: member, None: admin})
     assert seen > moves * 10  # the checker really looked at cards
 
@@ -209,7 +210,7 @@ def test_every_rule_set_and_the_teams_mode_show_no_hidden_card_through_a_deal(
     options = {"teams": True} if teams else {}
     game = start_game(people, variant=variant, options=options, seed=2025)
     for user in people[1:]:
-        services.accept_seat(game_id=game.pk, user=user)
+        seating.accept_seat(game_id=game.pk, user=user)
     watcher = admin if not teams else MembershipFactory(group=group).user
     moves, seen = _play_through_the_views(game, {**dict(enumerate(people)), None: watcher}, deals=1)
     game.refresh_from_db()
@@ -227,7 +228,7 @@ def test_a_whole_hand_and_foot_game_through_the_views_never_shows_a_hidden_card(
     tests/games/test_hand_and_foot_online.py replays a whole game of bots)."""
     seats = [owner, member] if variant == "hand-and-foot" else [owner, "bot", member, "bot"]
     game = start_game(seats, variant=variant, seed=77)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     people = {0: owner, (1 if variant == "hand-and-foot" else 2): member, None: admin}
     moves, seen = _play_through_the_views(game, people, deals=1)
     assert seen > moves * 10

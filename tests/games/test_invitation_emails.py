@@ -12,8 +12,8 @@ import time_machine
 from django.core import mail
 
 from games import notifications as game_notifications
-from games import services
 from games.models import Seat
+from games.services import invitation_links, seating
 from handsite.models import Notification
 from handsite.services import delivery, preferences
 from tests.factories import MembershipFactory
@@ -46,7 +46,7 @@ def emails_to(user):
 
 def create(owner, seats, **kwargs):
     with time_machine.travel(T0, tick=False):
-        return services.create_game(
+        return seating.create_game(
             group=owner.memberships.first().group,
             created_by=owner,
             variant="classic",
@@ -70,7 +70,7 @@ def test_each_invited_player_is_told_in_site_and_by_email_with_links_and_the_dea
     client,
 ):
     prefs(member, time_zone="America/New_York")
-    game = create(owner, [owner, member, services.BOT, tariq])
+    game = create(owner, [owner, member, seating.BOT, tariq])
     invitations = Notification.objects.filter(kind=game_notifications.INVITED)
     assert sorted(row.user_id for row in invitations) == sorted([member.pk, tariq.pk])
     assert not Notification.objects.filter(user=owner).exists()  # the creator invites nobody to themselves
@@ -81,7 +81,7 @@ def test_each_invited_player_is_told_in_site_and_by_email_with_links_and_the_dea
     assert "Tariq" in email.body
     assert "Thursday Hand" in email.body
     seat = Seat.objects.get(game=game, user=member)
-    payload = services.invitation_token(seat).split(":")[0]  # the signature's time is the e-mail's
+    payload = invitation_links.invitation_token(seat).split(":")[0]  # the signature's time is the e-mail's
     accept = next(line for line in email.body.splitlines() if "/accept/" in line).strip()
     decline = next(line for line in email.body.splitlines() if "/decline/" in line).strip()
     assert urlsplit(accept).path.startswith(f"/invitations/{payload}:")
@@ -117,7 +117,7 @@ def test_the_email_is_in_the_recipients_language_and_zone_whoever_created_the_ga
 def test_an_invitation_answered_before_its_email_goes_is_not_emailed(owner, member):
     game = create(owner, [owner, member])
     with time_machine.travel(T0, tick=False):
-        services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
     deliver(T0 + dt.timedelta(minutes=1))
     assert [e.subject for e in emails_to(member) if "invites you" in e.subject] == []
     assert Notification.objects.get(user=member, kind=game_notifications.INVITED).state == "skipped"
@@ -126,9 +126,9 @@ def test_an_invitation_answered_before_its_email_goes_is_not_emailed(owner, memb
 def test_the_creator_is_told_in_site_and_by_email_when_everybody_accepted(owner, member, tariq, client):
     game = create(owner, [owner, member, tariq])
     with time_machine.travel(T0 + dt.timedelta(hours=1), tick=False):
-        services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
         assert not Notification.objects.filter(user=owner).exists()  # Tariq has not answered yet
-        services.accept_seat(game_id=game.pk, user=tariq)
+        seating.accept_seat(game_id=game.pk, user=tariq)
     (news,) = Notification.objects.filter(user=owner, kind=game_notifications.INVITATION_NEWS)
     deliver(T0 + dt.timedelta(hours=1, minutes=1))
     # One e-mail: the news alone, or (when the game dealt the owner the first turn) with the turn.
@@ -148,8 +148,8 @@ def test_the_creators_news_waits_while_they_are_on_the_site_and_several_answers_
     second = create(owner, [owner, tariq])
     with time_machine.travel(T0 + dt.timedelta(hours=1), tick=False):
         preferences.record_presence(owner.pk)  # the creator's page is open
-        services.decline_seat(game_id=first.pk, user=member)
-        services.decline_seat(game_id=second.pk, user=tariq)
+        seating.decline_seat(game_id=first.pk, user=member)
+        seating.decline_seat(game_id=second.pk, user=tariq)
     outcomes = deliver(T0 + dt.timedelta(hours=1, minutes=1))
     assert outcomes.get("waiting") == 2
     assert emails_to(owner) == []

@@ -1,4 +1,4 @@
-"""An unanswered invitation frees its seat at the reply deadline (services.expire_invitations, beat's
+"""An unanswered invitation frees its seat at the reply deadline (scans.expire_invitations, beat's
 games.tasks.scan_invitations): in batches of the same four queries whatever their size, games an answer
 holds skipped (SKIP LOCKED), the creator told; the creator may then give the seat to a bot or invite
 another member. With time-machine for time."""
@@ -11,8 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import notifications as game_notifications
-from games import services, tasks
+from games import tasks
 from games.models import Game, GameStatus, Seat
+from games.services import scans, seating
 from handsite.models import Notification
 from tests.factories import MembershipFactory
 from tests.support import row_locked_elsewhere
@@ -31,7 +32,7 @@ def invite_games(owner, group, settings):
             for number in range(count):
                 guest = MembershipFactory(group=group, user__display_name=f"Guest {number}").user
                 games.append(
-                    services.create_game(
+                    seating.create_game(
                         group=group, created_by=owner, variant="classic", options=None, seats=[owner, guest]
                     )
                 )
@@ -46,7 +47,7 @@ def deadline(settings):
 
 def scan_at(moment, **kwargs):
     with time_machine.travel(moment, tick=False), CaptureQueriesContext(connection) as captured:
-        freed = services.expire_invitations(**kwargs)
+        freed = scans.expire_invitations(**kwargs)
     queries = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
     return freed, len(queries)
 
@@ -84,7 +85,7 @@ def test_a_batch_of_five_costs_the_queries_of_a_batch_of_one(invite_games, setti
 
 def test_the_task_goes_on_batch_after_batch(invite_games, settings, monkeypatch):
     invite_games(5)
-    monkeypatch.setattr(services, "INVITATION_BATCH", 2)
+    monkeypatch.setattr(scans, "INVITATION_BATCH", 2)
     with time_machine.travel(deadline(settings), tick=False):
         assert tasks.scan_invitations() == 5
     assert not Seat.objects.filter(reply_by__isnull=False).exists()
@@ -94,9 +95,9 @@ def test_accepted_declined_and_cancelled_invitations_are_left_alone(owner, membe
     accepted, declined, cancelled, due = invite_games(4)
     guests = {game.pk: Seat.objects.get(game=game, number=1).user for game in (accepted, declined, due)}
     with time_machine.travel(T0 + dt.timedelta(hours=1), tick=False):
-        services.accept_seat(game_id=accepted.pk, user=guests[accepted.pk])
-        services.decline_seat(game_id=declined.pk, user=guests[declined.pk])
-        services.cancel_game(game_id=cancelled.pk, actor=owner)
+        seating.accept_seat(game_id=accepted.pk, user=guests[accepted.pk])
+        seating.decline_seat(game_id=declined.pk, user=guests[declined.pk])
+        seating.cancel_game(game_id=cancelled.pk, actor=owner)
     freed, _queries = scan_at(deadline(settings))
     assert set(freed.values()) == {due.pk}
     assert Game.objects.get(pk=accepted.pk).status == GameStatus.ACTIVE
@@ -108,8 +109,8 @@ def test_then_the_creator_gives_the_seat_to_a_bot_or_invites_another_member(
     first, second = invite_games(2)
     scan_at(deadline(settings))
     with time_machine.travel(deadline(settings) + dt.timedelta(minutes=5), tick=False):
-        services.fill_seat_with_bot(game_id=first.pk, actor=owner, number=1)
-        services.invite_to_seat(game_id=second.pk, actor=owner, number=1, invitee_id=admin.pk)
+        seating.fill_seat_with_bot(game_id=first.pk, actor=owner, number=1)
+        seating.invite_to_seat(game_id=second.pk, actor=owner, number=1, invitee_id=admin.pk)
     assert Game.objects.get(pk=first.pk).status == GameStatus.ACTIVE
     seat = Seat.objects.get(game=second, number=1)
     assert seat.user == admin

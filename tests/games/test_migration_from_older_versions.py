@@ -94,16 +94,17 @@ def test_moves_from_before_deal_numbers_get_the_deal_they_were_made_in_and_old_i
         assert new.get_model("games", "Seat").objects.get(game_id=waiting.pk, number=0).reply_by is None
 
         _latest()
-        from games import services
         from games.models import Game as CurrentGame
         from games.models import Seat as CurrentSeat
+        from games.services import core as game_core
+        from games.services import scans
 
         # The old game goes on with today's code: its stored state loads and equals its log's replay.
         game = CurrentGame.objects.get(pk=played.pk)
-        assert engine.to_json(services.load_state(game)) == engine.to_json(state)
+        assert engine.to_json(game_core.load_state(game)) == engine.to_json(state)
         # The old invitation is freed by the scan once its new deadline passes (not before).
-        assert services.expire_invitations(now=timezone.now()) == {}
-        freed = services.expire_invitations(now=seat.reply_by + dt.timedelta(seconds=1))
+        assert scans.expire_invitations(now=timezone.now()) == {}
+        freed = scans.expire_invitations(now=seat.reply_by + dt.timedelta(seconds=1))
         assert freed == {invited.pk: waiting.pk}
         assert CurrentSeat.objects.get(pk=invited.pk).user_id is None
     finally:

@@ -12,8 +12,10 @@ from django.db.models import signals
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, movesql, services
+from games import engine, movesql
 from games.models import Game, Move
+from games.services import core as game_core
+from games.services import playing, saving, seating
 from tests.support import require_service
 
 
@@ -21,7 +23,7 @@ def _people(game) -> dict:
     return {seat.number: seat.user for seat in game.seats.select_related("user")}
 
 
-def _play(game, count: int) -> list[services.MoveResult]:
+def _play(game, count: int) -> list[game_core.MoveResult]:
     """``count`` moves of the bots' choice for the people whose turn it is."""
     people, results = _people(game), []
     for _ in range(count):
@@ -29,14 +31,14 @@ def _play(game, count: int) -> list[services.MoveResult]:
         state = engine.from_json(game.state)
         seat = state.current
         action = engine.bot_action(state, seat)
-        results.append(services.play(game_id=game.pk, user=people[seat], version=game.version, action=action))
+        results.append(playing.play(game_id=game.pk, user=people[seat], version=game.version, action=action))
     return results
 
 
 def _stored(game_id: int) -> list:
     """The columns a move writes, as the database holds them (JSON as text: its exact bytes)."""
     qn = connection.ops.quote_name
-    columns = [Game._meta.get_field(name).column for name in services.SAVED_FIELDS]
+    columns = [Game._meta.get_field(name).column for name in saving.SAVED_FIELDS]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(qn(c) for c in columns)} FROM {qn(Game._meta.db_table)} WHERE id = %s",
@@ -50,10 +52,10 @@ def test_a_move_writes_the_game_row_as_model_save_would(duel):
         (result,) = _play(duel, 1)
         game = result.game
         written = _stored(game.pk)
-        game.save(update_fields=services.SAVED_FIELDS)  # the ORM writes the same object again
+        game.save(update_fields=saving.SAVED_FIELDS)  # the ORM writes the same object again
         assert _stored(game.pk) == written
         again = Game.objects.get(pk=game.pk)
-        for name in services.SAVED_FIELDS:
+        for name in saving.SAVED_FIELDS:
             assert getattr(again, name) == getattr(game, name), name
     assert again.turn_seat is not None
     assert again.turn_started_at is not None
@@ -61,7 +63,7 @@ def test_a_move_writes_the_game_row_as_model_save_would(duel):
 
 
 def test_the_move_log_rows_get_their_ids_as_bulk_create_gives_them(owner, start_game):
-    game = start_game([owner, services.BOT, services.BOT], seed=99)
+    game = start_game([owner, seating.BOT, seating.BOT], seed=99)
     written = []
     for result in _play(game, 4):
         written += result.moves
@@ -75,7 +77,7 @@ def test_the_move_log_rows_get_their_ids_as_bulk_create_gives_them(owner, start_
 
 def test_a_run_of_bot_moves_longer_than_the_built_inserts_is_logged_whole(owner, start_game, monkeypatch):
     monkeypatch.setattr(movesql, "MOVE_ROWS_BUILT", 1)  # every write with bots goes through bulk_create
-    game = start_game([owner, services.BOT, services.BOT, services.BOT], seed=5)
+    game = start_game([owner, seating.BOT, seating.BOT, seating.BOT], seed=5)
     results = _play(game, 6)
     assert max(len(result.moves) for result in results) > 1
     game.refresh_from_db()
@@ -96,7 +98,7 @@ def test_a_listener_of_a_games_post_save_hears_every_move(duel):
         results = _play(duel, 3)
     finally:
         signals.post_save.disconnect(listen, sender=Game)
-    assert heard == [(duel.pk, result.state.version, sorted(services.SAVED_FIELDS)) for result in results]
+    assert heard == [(duel.pk, result.state.version, sorted(saving.SAVED_FIELDS)) for result in results]
     duel.refresh_from_db()
     assert duel.version == 3
 
@@ -135,10 +137,10 @@ def test_a_move_writes_its_log_rows_and_the_game_as_bulk_create_and_model_save_w
     """On PostgreSQL in ONE statement (the INSERT a ``WITH`` of the UPDATE); on SQLite the INSERT and
     the UPDATE as before. Either way the bytes stored are the ORM's, and each row gets its own id."""
     if bots:
-        game = start_game([owner, *[services.BOT] * bots], seed=99)
+        game = start_game([owner, *[seating.BOT] * bots], seed=99)
     else:
         game = start_game([owner, member], seed=1234)
-        services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
     sizes = set()
     for _ in range(6):
         with CaptureQueriesContext(connection) as queries:
@@ -164,7 +166,7 @@ def test_a_move_writes_its_log_rows_and_the_game_as_bulk_create_and_model_save_w
         Move.objects.bulk_create(
             [Move(**{f.attname: getattr(row, f.attname) for f in fields}) for row in rows]
         )
-        result.game.save(update_fields=services.SAVED_FIELDS)
+        result.game.save(update_fields=saving.SAVED_FIELDS)
         assert _stored(game.pk) == written_game
         stored = _stored_moves(game.pk)
         assert [stored[row.seq][1:] for row in rows] == written_rows
@@ -179,7 +181,7 @@ def test_the_one_statement_raises_as_model_save_when_no_game_row_is_updated(duel
     missing = Game.objects.get(pk=duel.pk)
     missing.pk = 10**12
     with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
-        movesql.write_moves_and_game([row], missing, services.SAVED_FIELDS)
+        movesql.write_moves_and_game([row], missing, saving.SAVED_FIELDS)
     assert not Move.objects.filter(game=duel).exists()
 
 
@@ -247,11 +249,11 @@ def test_moves_go_on_after_a_rollback_and_on_a_new_connection(owner, member, out
     none, and one that makes a single move (a connection per request) prepares nothing."""
     _postgresql_only()
     game = start_game([owner, member], seed=1234)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     _play(game, 8)
     assert _kinds(_prepared()) >= MOVE_STATEMENTS
-    with pytest.raises(services.GameNotFound):  # rolled back
-        services.play(game_id=game.pk, user=outsider, version=8, action={"type": "draw"})
+    with pytest.raises(game_core.GameNotFound):  # rolled back
+        playing.play(game_id=game.pk, user=outsider, version=8, action={"type": "draw"})
     assert _prepared() == []
     _play(game, 8)
     # Eight actions, four turns since the rollback: the outbox INSERT ran four times, not yet prepared.
@@ -298,18 +300,18 @@ def test_the_state_columns_compression_is_lz4_after_migrate_and_the_default_agai
 def test_a_kept_connection_prepares_the_poll(duel, member):
     _postgresql_only()
     for _ in range(6):
-        assert services.poll_revision(duel.pk, duel.group.slug, member.pk) == duel.revision
+        assert game_core.poll_revision(duel.pk, duel.group.slug, member.pk) == duel.revision
     assert [sql for sql in _prepared() if "revision" in sql and "games_game" in sql]
-    assert services.poll_revision(duel.pk, "another-group", member.pk) is None
-    assert services.poll_revision(10**30, duel.group.slug, member.pk) is None  # no 500 for any number
+    assert game_core.poll_revision(duel.pk, "another-group", member.pk) is None
+    assert game_core.poll_revision(10**30, duel.group.slug, member.pk) is None  # no 500 for any number
 
 
 def test_a_game_id_past_bigint_finds_no_game(client, duel, member):
     """Any number in the URL: SQLite could not even bind one past bigint (a 500 before)."""
     client.force_login(member)
-    for game_id in (services.GAME_ID_MAX, services.GAME_ID_MAX + 1, 10**30):
-        with pytest.raises(services.GameNotFound):
-            services.play(game_id=game_id, user=member, version=0, action={"type": "draw"})
+    for game_id in (game_core.GAME_ID_MAX, game_core.GAME_ID_MAX + 1, 10**30):
+        with pytest.raises(game_core.GameNotFound):
+            playing.play(game_id=game_id, user=member, version=0, action={"type": "draw"})
         url = reverse("games:move", args=[duel.group.slug, game_id])
         assert client.post(url, {"act": "draw", "version": 0}, HTTP_HX_REQUEST="true").status_code == 404
 
@@ -324,8 +326,8 @@ def test_the_lock_query_gives_what_its_orm_equivalent_gives(
 ):
     from tests.games.test_services import instance_picture
 
-    game = start_game([owner, member, services.BOT, admin], seed=4)
-    services.decline_seat(game_id=game.pk, user=admin)  # an empty seat: no player
+    game = start_game([owner, member, seating.BOT, admin], seed=4)
+    seating.decline_seat(game_id=game.pk, user=admin)  # an empty seat: no player
     cases = [(owner.pk, game.group.slug), (outsider.pk, game.group.slug), (owner.pk, "another-group")]
     for user_id, slug in cases:
         kwargs = {"user_id": user_id if with_user else None, "group_slug": slug if with_slug else None}
@@ -347,7 +349,7 @@ def test_the_lock_query_needs_a_transaction_as_select_for_update_does(duel):
 def test_the_orm_equivalent_of_the_writes_stores_what_the_one_statement_stores(owner, member, start_game):
     """write_moves_and_game_orm is the reference: on SQLite it is what a move runs."""
     game = start_game([owner, member], seed=1234)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     (result,) = _play(game, 1)
     written_game, stored = _stored(game.pk), _stored_moves(game.pk)
     rows = result.moves
@@ -356,7 +358,7 @@ def test_the_orm_equivalent_of_the_writes_stores_what_the_one_statement_stores(o
     fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
     again = [Move(**{f.attname: getattr(row, f.attname) for f in fields}) for row in rows]
     with transaction.atomic():
-        movesql.write_moves_and_game_orm(again, result.game, services.SAVED_FIELDS)
+        movesql.write_moves_and_game_orm(again, result.game, saving.SAVED_FIELDS)
     assert _stored(game.pk) == written_game
     stored = _stored_moves(game.pk)
     assert [stored[row.seq][1:] for row in again] == written_rows

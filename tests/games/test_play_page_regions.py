@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games import engine, moves, services
+from games import engine, moves
 from games.models import Game
+from games.services import leaving, seating
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 REGIONS = ["game-head", "table", "seat-list", "centre", "rule-state", "melds", "panels", "log", "chat-form"]
@@ -92,7 +93,7 @@ def _check_positions(game, clients: dict, watcher: Client, language: str, presse
         state = engine.from_json(game.state)
         if state.finished:
             break
-        foot = moves.is_foot(state)
+        foot = engine.family_of(state.variant) is engine.family.HAND_AND_FOOT
         for seat, client in [*clients.items(), (None, watcher)]:
             html = client.get(_url(game), **HTMX).content.decode()
             page = Page(html)
@@ -135,7 +136,7 @@ def test_each_seat_sees_the_buttons_of_its_phase_and_a_watcher_sees_no_hand_clas
     owner, member, admin, start_game, language
 ):
     game = start_game([owner, member], seed=1234)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     clients = {0: _client(owner, language), 1: _client(member, language)}
     phases = _check_positions(game, clients, _client(admin, language), language, presses=12)
     assert phases == {engine.DRAW, engine.PLAY}
@@ -146,7 +147,7 @@ def test_each_seat_sees_the_buttons_of_its_phase_and_a_watcher_sees_no_hand_hand
     owner, member, admin, start_game, language
 ):
     game = start_game([owner, member], variant="hand-and-foot", seed=5)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     clients = {0: _client(owner, language), 1: _client(member, language)}
     phases = _check_positions(game, clients, _client(admin, language), language, presses=12)
     assert phases == {engine.DRAW, engine.PLAY}
@@ -155,7 +156,7 @@ def test_each_seat_sees_the_buttons_of_its_phase_and_a_watcher_sees_no_hand_hand
 
 
 def test_an_ended_game_shows_who_ended_it_and_offers_no_move(cast, duel):
-    services.end_game(game_id=duel.pk, actor=cast["owner"])
+    leaving.end_game(game_id=duel.pk, actor=cast["owner"])
     html = _client(cast["member"], "en").get(_url(duel), **HTMX).content.decode()
     page = Page(html)
     assert "Olivia Owner ended the game early." in html
@@ -194,8 +195,8 @@ def _hostile_game(cast, start_game, variant):
         cast[role].display_name = HOSTILE[role]
         cast[role].save(update_fields=["display_name"])
     game = start_game([owner, member, admin], variant=variant, options={}, seed=9, move_hours=24)
-    services.accept_seat(game_id=game.pk, user=member)
-    services.accept_seat(game_id=game.pk, user=admin)
+    seating.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=admin)
     return Game.objects.get(pk=game.pk)
 
 

@@ -1,4 +1,4 @@
-"""The deadline scan works in batches (services.expire_due): the same few queries for one game or many,
+"""The deadline scan works in batches (scans.expire_due): the same few queries for one game or many,
 no game state read for a game that needs no move, games a move holds skipped rather than waited for."""
 
 import datetime as dt
@@ -8,9 +8,10 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services, tasks
+from games import tasks
 from games.models import Game, Move, MoveKind, TimeoutRule
 from games.notifications import topic as game_topic
+from games.services import scans, seating
 from handsite.models import Notification
 from tests.factories import MembershipFactory
 from tests.notifications.conftest import (  # noqa: F401 (fixtures)
@@ -39,7 +40,7 @@ def hour_games(make_game):  # noqa: F811
 
 def queries_of_a_scan(**kwargs):
     with time_machine.travel(LATE, tick=False), CaptureQueriesContext(connection) as captured:
-        outcome = services.expire_due(**kwargs)
+        outcome = scans.expire_due(**kwargs)
     return outcome, [q["sql"] for q in captured.captured_queries]
 
 
@@ -76,8 +77,8 @@ def test_every_game_of_the_batch_gets_its_own_timeout_move_and_notifications(hou
 def test_a_scan_twice_changes_nothing_the_second_time(hour_games):
     games = hour_games(2)
     with time_machine.travel(LATE, tick=False):
-        assert len(services.expire_due()) == 2
-        assert services.expire_due() == {}
+        assert len(scans.expire_due()) == 2
+        assert scans.expire_due() == {}
     assert Notification.objects.filter(kind="timed_out").count() == 2
     moved = Move.objects.filter(game__in=games, kind=MoveKind.TIMEOUT)
     assert moved.values("game").distinct().count() == 2
@@ -88,7 +89,7 @@ def test_the_bot_rule_and_the_automatic_move_mix_in_one_batch(hour_games):
     auto, bot = hour_games(1)[0], hour_games(1, rule=TimeoutRule.BOT)[0]
     bot_seat = bot.turn_seat
     with time_machine.travel(LATE, tick=False):
-        assert services.expire_due() == {auto.pk: "timed_out", bot.pk: "timed_out"}
+        assert scans.expire_due() == {auto.pk: "timed_out", bot.pk: "timed_out"}
     assert bot.seats.get(number=bot_seat).bot
     assert not auto.seats.filter(bot=True).exists()
     assert Move.objects.filter(game=auto, kind=MoveKind.TIMEOUT).exists()
@@ -115,10 +116,10 @@ def test_a_player_on_vacation_has_the_deadline_paused_and_no_state_is_read(hour_
 
 def test_the_scan_task_goes_on_batch_after_batch_until_none_is_due(hour_games, monkeypatch):
     games = hour_games(5)
-    monkeypatch.setattr(services, "DEADLINE_BATCH", 2)
+    monkeypatch.setattr(scans, "DEADLINE_BATCH", 2)
     with time_machine.travel(LATE, tick=False):
         assert tasks.scan_deadlines() == 5
-        assert services.expire_due() == {}
+        assert scans.expire_due() == {}
     assert Move.objects.filter(game__in=games, kind=MoveKind.TIMEOUT).values("game").distinct().count() == 5
 
 
@@ -126,9 +127,9 @@ def test_games_not_due_or_waiting_for_nothing_are_left_alone(hour_games):
     due = hour_games(1)[0]
     waits = hour_games(1, rule=TimeoutRule.NOTHING)[0]
     with time_machine.travel(START + dt.timedelta(minutes=30), tick=False):
-        assert services.expire_due() == {}
+        assert scans.expire_due() == {}
     with time_machine.travel(LATE, tick=False):
-        assert services.expire_due() == {due.pk: "timed_out"}
+        assert scans.expire_due() == {due.pk: "timed_out"}
     waits.refresh_from_db()
     assert waits.deadline_at == START + dt.timedelta(hours=1)
 
@@ -140,9 +141,9 @@ def test_a_game_a_move_holds_is_skipped_and_taken_by_the_next_scan(hour_games):
         pytest.skip("SKIP LOCKED needs PostgreSQL (runs in the PostgreSQL flavour of the suite)")
     held, free = hour_games(2)
     with row_locked_elsewhere(held), time_machine.travel(LATE, tick=False):
-        assert services.expire_due() == {free.pk: "timed_out"}
+        assert scans.expire_due() == {free.pk: "timed_out"}
     with time_machine.travel(LATE, tick=False):
-        assert services.expire_due() == {held.pk: "timed_out"}
+        assert scans.expire_due() == {held.pk: "timed_out"}
 
 
 # --- The reminder scan ----------------------------------------------------------------------------
@@ -161,7 +162,7 @@ def day_games(make_game):  # noqa: F811
 
 def reminder_scan(at, **kwargs):
     with time_machine.travel(at, tick=False), CaptureQueriesContext(connection) as captured:
-        planned = services.plan_reminders(**kwargs)
+        planned = scans.plan_reminders(**kwargs)
     return planned, [q["sql"] for q in captured.captured_queries]
 
 
@@ -203,7 +204,7 @@ def test_one_batch_keeps_each_players_choices(group, prefs):  # noqa: F811
             players = [MembershipFactory(group=group).user for _ in range(2)]
             for person in players:
                 prefs(person, **fields)
-            game = services.create_game(
+            game = seating.create_game(
                 group=group,
                 created_by=players[0],
                 variant="classic",
@@ -212,7 +213,7 @@ def test_one_batch_keeps_each_players_choices(group, prefs):  # noqa: F811
                 move_hours=24,
                 seed=300 + number,
             )
-            services.accept_seat(game_id=game.pk, user=players[1])
+            seating.accept_seat(game_id=game.pk, user=players[1])
             forget_the_invitations(game)
             games[name] = game
     planned, _queries = reminder_scan(at)
@@ -234,13 +235,13 @@ def test_a_reminder_scan_twice_writes_each_reminder_once(day_games):
     with time_machine.travel(at, tick=False):
         assert tasks.scan_reminders() == 3
         assert tasks.scan_reminders() == 0  # nothing is due any more
-        services.plan_reminders(game_ids=[game.pk for game in games])  # planned again on purpose
+        scans.plan_reminders(game_ids=[game.pk for game in games])  # planned again on purpose
     assert Notification.objects.filter(kind="reminder").count() == 3
 
 
 def test_the_reminder_task_goes_on_batch_after_batch(day_games, monkeypatch):
     games = day_games(5)
-    monkeypatch.setattr(services, "REMINDER_BATCH", 2)
+    monkeypatch.setattr(scans, "REMINDER_BATCH", 2)
     with time_machine.travel(START + dt.timedelta(hours=13), tick=False):
         assert tasks.scan_reminders() == 5
     for game in games:

@@ -1,6 +1,6 @@
 """Races on seats, with threads on PostgreSQL: two people taking the same free seat at once, one person
 taking two free seats at once, a double-tapped "accept". Each seat change locks the game row and reads
-the seats again under the lock (games.services._locked_seats), so the second change sees the first.
+the seats again under the lock (games.services.core.locked_seats), so the second change sees the first.
 
 To make the race certain, a third connection holds the game's row lock while both changes start; both
 wait on it, and it is let go once both are waiting. (On PostgreSQL the waiting lock query then gets the
@@ -24,8 +24,9 @@ import pytest
 from django.db import connection, connections, transaction
 from django.urls import reverse
 
-from games import services
 from games.models import Game, GameStatus, Seat
+from games.services import core as game_core
+from games.services import invitation_links, invitations, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.support import ROOT, require_service
 
@@ -91,7 +92,7 @@ def race(game_id: int, *calls) -> list[str]:
         try:
             call()
             outcomes[i] = "ok"
-        except services.GameError as error:
+        except game_core.GameError as error:
             outcomes[i] = str(error)
         except Exception as error:  # what the view would turn into a 500
             outcomes[i] = type(error).__name__
@@ -120,12 +121,12 @@ def table(db):
     group = PlayerGroupFactory()
     people = [MembershipFactory(group=group).user for _ in range(4)]
     creator = people[0]
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=creator, variant="classic", options={}, seats=[creator, *people[1:]]
     )
     # free the three invited seats (declined), so that anyone may take them
     for person in people[1:]:
-        services.decline_seat(game_id=game.pk, user=person)
+        seating.decline_seat(game_id=game.pk, user=person)
     return game, people
 
 
@@ -136,8 +137,8 @@ def test_two_people_taking_the_same_free_seat_at_once_seat_one_and_tell_the_othe
     game, (_creator, nour, sami, _rest) = table
     outcomes = race(
         game.pk,
-        lambda: services.take_seat(game_id=game.pk, user=nour, number=1),
-        lambda: services.take_seat(game_id=game.pk, user=sami, number=1),
+        lambda: seating.take_seat(game_id=game.pk, user=nour, number=1),
+        lambda: seating.take_seat(game_id=game.pk, user=sami, number=1),
     )
     assert sorted(outcomes) == ["That seat is not free.", "ok"]
     winner = nour if outcomes[0] == "ok" else sami
@@ -154,9 +155,9 @@ def test_one_person_taking_two_free_seats_at_once_gets_one_and_no_error_page(req
     game, (_creator, nour, _sami, _rest) = table
     outcomes = race(
         game.pk,
-        lambda: services.take_seat(game_id=game.pk, user=nour, number=1),
-        lambda: services.take_seat(game_id=game.pk, user=nour, number=2),
-        lambda: services.take_seat(game_id=game.pk, user=nour, number=3),
+        lambda: seating.take_seat(game_id=game.pk, user=nour, number=1),
+        lambda: seating.take_seat(game_id=game.pk, user=nour, number=2),
+        lambda: seating.take_seat(game_id=game.pk, user=nour, number=3),
     )
     assert sorted(outcomes) == ["You already have a seat in this game."] * 2 + ["ok"]
     assert Seat.objects.filter(game=game, user=nour).count() == 1
@@ -168,13 +169,13 @@ def test_a_double_tapped_accept_of_the_last_seat_answers_both_taps_as_a_success(
         return
     group = PlayerGroupFactory()
     creator, guest = (MembershipFactory(group=group).user for _ in range(2))
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=creator, variant="classic", options={}, seats=[creator, guest]
     )
     outcomes = race(
         game.pk,
-        lambda: services.accept_seat(game_id=game.pk, user=guest),
-        lambda: services.accept_seat(game_id=game.pk, user=guest),
+        lambda: seating.accept_seat(game_id=game.pk, user=guest),
+        lambda: seating.accept_seat(game_id=game.pk, user=guest),
     )
     assert outcomes == ["ok", "ok"]
     game.refresh_from_db()
@@ -187,16 +188,20 @@ def test_a_double_tapped_accept_link_accepts_once_and_says_so_the_second_time(re
         return
     group = PlayerGroupFactory()
     creator, guest, third = (MembershipFactory(group=group).user for _ in range(3))
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=creator, variant="classic", options={}, seats=[creator, guest, third]
     )
     seat = Seat.objects.get(game=game, user=guest)
-    token = services.invitation_token(seat)
+    token = invitation_links.invitation_token(seat)
     answers = []
     outcomes = race(
         game.pk,
-        lambda: answers.append(services.answer_invitation(token=token, user=guest, answer="accept").outcome),
-        lambda: answers.append(services.answer_invitation(token=token, user=guest, answer="accept").outcome),
+        lambda: answers.append(
+            invitations.answer_invitation(token=token, user=guest, answer="accept").outcome
+        ),
+        lambda: answers.append(
+            invitations.answer_invitation(token=token, user=guest, answer="accept").outcome
+        ),
     )
     assert outcomes == ["ok", "ok"]
     assert sorted(answers) == ["accepted", "already_accepted"]
@@ -219,6 +224,6 @@ def test_accepting_again_after_the_game_started_is_a_success_not_already_started
 
 def test_accepting_a_started_game_without_a_seat_in_it_is_still_refused(owner, member, admin, start_game):
     game = start_game([owner, member])
-    services.accept_seat(game_id=game.pk, user=member)
-    with pytest.raises(services.GameError, match="already started"):
-        services.accept_seat(game_id=game.pk, user=admin)
+    seating.accept_seat(game_id=game.pk, user=member)
+    with pytest.raises(game_core.GameError, match="already started"):
+        seating.accept_seat(game_id=game.pk, user=admin)

@@ -3,8 +3,9 @@ queues no task: the outbox's minute sweep (``deliver_pending``) sends it."""
 
 from django.core import mail
 
-from games import engine, services
+from games import engine
 from games.models import Game
+from games.services import playing, seating
 from handsite.services import delivery
 
 
@@ -18,7 +19,7 @@ def _play_turns(game, user, turns: int) -> int:
             break
         seat = state.current
         action = engine.bot_action(state, seat)
-        services.play(game_id=game.pk, user=user, version=game.version, action=action)
+        playing.play(game_id=game.pk, user=user, version=game.version, action=action)
         if action["type"] == "discard":
             played += 1
     return played
@@ -27,7 +28,7 @@ def _play_turns(game, user, turns: int) -> int:
 def test_a_practice_game_against_a_bot_sends_no_your_turn_email(
     owner, start_game, django_capture_on_commit_callbacks
 ):
-    game = start_game([owner, services.BOT], seed=11)
+    game = start_game([owner, seating.BOT], seed=11)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         played = _play_turns(game, owner, 6)

@@ -8,8 +8,9 @@ from html import escape
 import pytest
 from django.urls import reverse
 
-from games import engine, moves, services
+from games import engine, moves
 from games.models import Game, Move
+from games.services import seating
 from tests.rigging import Deck
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -120,7 +121,7 @@ def error_of(html: str) -> str:
 def game_of(owner, member, start_game):
     def make(variant, options=None, seed=1234):
         game = start_game([owner, member], variant=variant, options=options, seed=seed)
-        services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
         return Game.objects.get(pk=game.pk)
 
     return make

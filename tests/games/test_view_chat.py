@@ -5,9 +5,9 @@ and changes nothing."""
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.chat import message_key
 from games.models import ChatMessage, Game
+from games.services import seating, talk
 from handsite.models import Notification
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -29,7 +29,7 @@ def write(game, user, text):
     """A message written through the service (the view's one path)."""
     from games.chat import ChatRequest
 
-    outcome = services.chat(
+    outcome = talk.chat(
         game_id=game.pk, group_slug=game.group.slug, user=user, request=ChatRequest(action="post", text=text)
     )
     assert outcome.error is None, outcome.error
@@ -184,7 +184,7 @@ def test_a_group_admin_deletes_any_message_and_it_says_an_admin_removed_it(clien
 
 def test_a_message_of_another_game_cannot_be_deleted_from_this_one(client, duel, owner, member, start_game):
     other = start_game([owner, member], seed=99)
-    services.accept_seat(game_id=other.pk, user=member)
+    seating.accept_seat(game_id=other.pk, user=member)
     message = write(other, owner, "elsewhere")
     client.force_login(owner)
     html = delete(client, duel, message).content.decode()
@@ -278,7 +278,7 @@ def test_writing_marks_what_came_before_read_for_the_writer(client, duel, owner,
 
 
 def test_bots_do_not_chat_and_get_no_notification(client, owner, start_game):
-    game = start_game([owner, services.BOT], seed=7)
+    game = start_game([owner, seating.BOT], seed=7)
     client.force_login(owner)
     say(client, game, "just me and the bot")
     assert ChatMessage.objects.filter(game=game).count() == 1

@@ -82,26 +82,27 @@ def test_the_group_page_and_home_list_the_game(client, owner, member, start_game
 
 
 def test_home_lists_games_where_it_is_your_turn_first(client, owner, member, start_game):
-    from games import services
+    from games.services import seating
 
     waiting = start_game([owner, member])
-    playing = start_game([owner, services.BOT], seed=4)
+    my_turn = start_game([owner, seating.BOT], seed=4)
     client.force_login(owner)
     home = client.get("/").content.decode()
-    assert home.index(playing.get_absolute_url()) < home.index(waiting.get_absolute_url())
+    assert home.index(my_turn.get_absolute_url()) < home.index(waiting.get_absolute_url())
     assert "your turn" in home
 
 
 def test_the_replay_steps_through_a_finished_game_only(client, owner, start_game):
-    from games import engine, services
+    from games import engine
+    from games.services import playing, seating
 
-    game = start_game([owner, services.BOT], seed=11)
+    game = start_game([owner, seating.BOT], seed=11)
     client.force_login(owner)
     url = reverse("games:replay", args=[game.group.slug, game.pk])
     assert client.get(url).status_code == 404
     while game.status == GameStatus.ACTIVE:
         state = engine.from_json(game.state)
-        services.play(game_id=game.pk, user=owner, version=game.version, action=engine.bot_action(state, 0))
+        playing.play(game_id=game.pk, user=owner, version=game.version, action=engine.bot_action(state, 0))
         game.refresh_from_db()
     response = client.get(url, {"step": 5})
     assert response.status_code == 200
@@ -122,10 +123,11 @@ def test_the_kuwaiti_form_ticks_the_reshuffle_by_default_and_says_why(client, ow
 
 def test_a_kuwaiti_game_created_with_the_reshuffle_off_keeps_it_off_when_dealt(owner, member, start_game):
     """Options are frozen at creation: a game created while the default was off deals with it off."""
-    from games import services
+    from games.services import core as game_core
+    from games.services import seating
 
     game = start_game([owner, member, "bot"], variant="kuwaiti", options={"reshuffle_discards": False})
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
     assert game.options["reshuffle_discards"] is False
-    assert services.load_state(game).options["reshuffle_discards"] is False
+    assert game_core.load_state(game).options["reshuffle_discards"] is False

@@ -7,8 +7,10 @@ import re
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, services
+from games import engine
 from games.models import Game, GameStatus, Move
+from games.services import core as game_core
+from games.services import playing, seating
 
 
 def _cards_in_section(html: str, name: str) -> list[int]:
@@ -21,8 +23,8 @@ def _cards_in_section(html: str, name: str) -> list[int]:
 def test_my_games_lists_your_turn_first_soonest_deadline_first_with_the_time_left(
     client, owner, member, start_game
 ):
-    later = start_game([owner, services.BOT], seed=4, move_hours=72)
-    sooner = start_game([owner, services.BOT], seed=5, move_hours=24)
+    later = start_game([owner, seating.BOT], seed=4, move_hours=72)
+    sooner = start_game([owner, seating.BOT], seed=5, move_hours=24)
     waiting = start_game([owner, member])  # the member has not accepted: not the owner's turn
     now = timezone.now()
     Game.objects.filter(pk=later.pk).update(deadline_at=now + datetime.timedelta(hours=50))
@@ -43,13 +45,13 @@ def test_my_games_lists_your_turn_first_soonest_deadline_first_with_the_time_lef
 
 
 def test_the_replay_shows_every_hand_as_it_was_after_the_chosen_move(client, owner, start_game):
-    game = start_game([owner, services.BOT], seed=11)
+    game = start_game([owner, seating.BOT], seed=11)
     while game.status == GameStatus.ACTIVE:
         state = engine.from_json(game.state)
-        services.play(game_id=game.pk, user=owner, version=game.version, action=engine.bot_action(state, 0))
+        playing.play(game_id=game.pk, user=owner, version=game.version, action=engine.bot_action(state, 0))
         game.refresh_from_db()
     moves = list(Move.objects.filter(game=game).order_by("seq").values_list("seat", "action"))
-    names = {seat.number: seat.name for seat in services.seats_of(game)}
+    names = {seat.number: seat.name for seat in game_core.seats_of(game)}
     url = reverse("games:replay", args=[game.group.slug, game.pk])
     client.force_login(owner)
 

@@ -10,8 +10,8 @@ from django.core import signing
 from django.urls import reverse
 
 from games import notifications as game_notifications
-from games import services
 from games.models import Game, GameStatus, Seat
+from games.services import invitation_links, seating
 from handsite.models import Notification
 from tests.factories import MembershipFactory
 from tests.games.invitations import invited_seat, link
@@ -120,7 +120,7 @@ def test_a_link_past_its_reply_deadline_no_longer_seats(client, member, game, se
     ],
 )
 def test_a_tampered_link_gets_a_clear_page_and_changes_nothing(client, member, game, tamper):
-    token = services.invitation_token(invited_seat(game, member))
+    token = invitation_links.invitation_token(invited_seat(game, member))
     client.force_login(member)
     response = client.get(reverse("games:invitation", args=[tamper(token), "accept"]))
     assert response.status_code == 400
@@ -129,7 +129,7 @@ def test_a_tampered_link_gets_a_clear_page_and_changes_nothing(client, member, g
 
 
 def test_a_link_for_another_seat_or_game_is_refused_by_its_signature(client, member, game):
-    token = services.invitation_token(invited_seat(game, member))
+    token = invitation_links.invitation_token(invited_seat(game, member))
     value, _sep, _rest = token.partition(":")
     forged = signing.dumps({"g": game.pk, "s": 0, "u": member.pk, "i": 1})  # signed without the salt
     client.force_login(member)
@@ -139,7 +139,7 @@ def test_a_link_for_another_seat_or_game_is_refused_by_its_signature(client, mem
 
 
 def test_an_unknown_answer_is_refused(client, member, game):
-    token = services.invitation_token(invited_seat(game, member))
+    token = invitation_links.invitation_token(invited_seat(game, member))
     client.force_login(member)
     response = client.get(reverse("games:invitation", args=[token, "maybe"]))
     assert response.status_code == 404
@@ -180,9 +180,9 @@ def test_the_link_of_an_earlier_invitation_to_the_same_seat_does_not_answer_a_ne
     client, owner, member, game
 ):
     old = link(game, member, "accept")
-    services.decline_seat(game_id=game.pk, user=member)
+    seating.decline_seat(game_id=game.pk, user=member)
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
-        services.invite_to_seat(game_id=game.pk, actor=owner, number=1, invitee_id=member.pk)
+        seating.invite_to_seat(game_id=game.pk, actor=owner, number=1, invitee_id=member.pk)
     client.force_login(member)
     assert client.get(old).status_code == 410
     assert not invited_seat(game, member).is_filled
@@ -207,7 +207,7 @@ def test_with_three_players_the_creator_hears_once_everybody_answered(
 
 def test_a_link_to_a_cancelled_game_says_so(client, owner, member, game):
     accept = link(game, member, "accept")
-    services.cancel_game(game_id=game.pk, actor=owner)
+    seating.cancel_game(game_id=game.pk, actor=owner)
     client.force_login(member)
     response = client.get(accept)
     assert response.status_code == 410

@@ -5,8 +5,9 @@ players are told (handsite's notification outbox)."""
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Game, GameStatus, Move
+from games.services import leaving
 from handsite.models import Notification
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -35,7 +36,7 @@ def test_a_player_who_leaves_hands_the_seat_to_a_bot_and_the_others_are_told(cli
     assert duel.version > state.version  # the bot played the turn
     assert Move.objects.filter(game=duel, seat=seat.number, kind="bot").exists()
     told = Notification.objects.get(user=other, kind="seat_left")
-    assert leaver.name in told.subject
+    assert told.data["name"] == leaver.name
     assert not Notification.objects.filter(user=leaver, kind="seat_left").exists()
     log = client.get(url(duel, "log")).content.decode()
     assert f"{leaver.name} left the game; a bot plays their seat from here on." in log
@@ -95,7 +96,7 @@ def test_an_ended_game_is_not_rated(duel, admin, owner):
     from scoring.models import OnlineResult, Rating
     from scoring.services.ratings import recompute_ratings
 
-    services.end_game(game_id=duel.pk, actor=admin)
+    leaving.end_game(game_id=duel.pk, actor=admin)
     recompute_ratings(duel.group_id)
     assert not OnlineResult.objects.filter(game_id=duel.pk, finished=True).exists()
     assert not Rating.objects.filter(group_id=duel.group_id).exists()

@@ -9,8 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from games import engine, movelog, services
+from games import engine, movelog
 from games.models import Game, Move, MoveKind
+from games.services import playing, seating
 
 
 def url(game, name="log"):
@@ -25,13 +26,13 @@ def play_moves(game, owner, count):
         if state.finished:
             break
         action = engine.bot_action(state, state.current)
-        services.play(game_id=game.pk, user=owner, version=game.version, action=action)
+        playing.play(game_id=game.pk, user=owner, version=game.version, action=action)
     game.refresh_from_db()
 
 
 @pytest.fixture
 def long_game(owner, start_game):
-    game = start_game([owner, services.BOT], seed=77)
+    game = start_game([owner, seating.BOT], seed=77)
     play_moves(game, owner, 60)
     return game
 
@@ -84,7 +85,7 @@ def test_the_log_is_for_members_only(client, outsider, long_game):
 
 
 def test_the_play_page_says_what_happened_since_your_last_move(client, owner, start_game):
-    game = start_game([owner, services.BOT], seed=77)
+    game = start_game([owner, seating.BOT], seed=77)
     play_moves(game, owner, 1)
     state = engine.from_json(game.state)
     mine = Move.objects.filter(game=game, seat=0, kind="player").order_by("seq").last()
@@ -103,7 +104,7 @@ def test_the_play_page_says_what_happened_since_your_last_move(client, owner, st
 
 
 def test_the_seats_that_moved_since_your_last_move_are_marked_at_the_table(client, owner, start_game):
-    game = start_game([owner, services.BOT], seed=77)
+    game = start_game([owner, seating.BOT], seed=77)
     play_moves(game, owner, 1)
     mine = Move.objects.filter(game=game, seat=0, kind="player").order_by("seq").last()
     assert Move.objects.filter(game=game, seq__gt=mine.seq, seat=1).exists()  # the bot answered
@@ -117,7 +118,7 @@ def test_the_seats_that_moved_since_your_last_move_are_marked_at_the_table(clien
 
 
 def test_after_my_own_move_the_line_tells_only_what_the_bot_did(client, owner, start_game):
-    game = start_game([owner, services.BOT], seed=77)
+    game = start_game([owner, seating.BOT], seed=77)
     game.refresh_from_db()
     state = engine.from_json(game.state)
     if state.current != 0:
@@ -138,7 +139,7 @@ def test_after_my_own_move_the_line_tells_only_what_the_bot_did(client, owner, s
 
 
 def test_in_arabic_the_since_line_joins_the_moves_with_the_arabic_comma(owner, start_game):
-    game = start_game([owner, services.BOT], seed=77)
+    game = start_game([owner, seating.BOT], seed=77)
     moves = [Move(seq=seq, seat=1, kind=MoveKind.PLAYER, deal=0, action={"type": "draw"}) for seq in (1, 2)]
     with translation.override("ar"):
         line = str(movelog.since(game, {1: "Omar"}, 0, 0, moves=moves).line)
@@ -153,7 +154,7 @@ def test_the_since_rows_are_read_once_per_game_version_and_viewer(owner, start_g
     """movelog keeps the rows after a viewer's last move per (game, version, viewer, deal) (issue 17): the
     same line again without a query at the same version; each viewer their own rows; a new move, a new
     query. The line is the one read from the database (the rows up to the game's version only)."""
-    game = start_game([owner, services.BOT], seed=77)
+    game = start_game([owner, seating.BOT], seed=77)
     play_moves(game, owner, 3)
     state = engine.from_json(game.state)
     names = {0: "Amira", 1: "Bot 2"}
@@ -187,7 +188,7 @@ def test_a_moves_answer_keeps_the_rows_the_database_gives_for_its_version(client
     shows the same line without the query."""
     from games.moves import requests_for
 
-    game = start_game([owner, services.BOT], seed=78)
+    game = start_game([owner, seating.BOT], seed=78)
     client.force_login(owner)
     checked = deals = 0
     for _ in range(120):

@@ -4,8 +4,9 @@ from html import escape
 import pytest
 from django.urls import reverse
 
-from games import engine, moves, services
+from games import engine, moves
 from games.models import GameStatus, Move
+from games.services import seating
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -113,7 +114,7 @@ def test_without_htmx_a_move_redirects_back_to_the_game(client, duel):
 
 @pytest.mark.parametrize("variant", ["classic", "jordanian", "saudi", "kuwaiti", "egyptian"])
 def test_the_page_renders_for_every_rule_set(client, owner, start_game, variant):
-    game = start_game([owner, services.BOT], variant=variant, seed=8)
+    game = start_game([owner, seating.BOT], variant=variant, seed=8)
     assert game.status == GameStatus.ACTIVE
     client.force_login(owner)
     assert client.get(url(game)).status_code == 200
@@ -147,7 +148,7 @@ def test_a_moves_answer_keeps_the_pages_score_sheet_until_a_deal_ends(client, ow
     """The sheet changes only when a deal ends: an answer in which none ended leaves the page's sheet as
     it is (the answer does not grow with the game); the answer to the move that ends a deal, a refusal
     and a poll render it."""
-    game = start_game([owner, services.BOT], seed=5)
+    game = start_game([owner, seating.BOT], seed=5)
     client.force_login(owner)
     kept = ended = 0
     while True:

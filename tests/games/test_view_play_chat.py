@@ -5,16 +5,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, moves, services
+from games import engine, moves
 from games.chat import SHOWN, ChatRequest
 from games.models import ChatMessage
+from games.services import talk
 from handsite.models import Notification
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def write(game, user, text):
-    outcome = services.chat(
+    outcome = talk.chat(
         game_id=game.pk, group_slug=game.group.slug, user=user, request=ChatRequest(action="post", text=text)
     )
     assert outcome.error is None, outcome.error
@@ -91,7 +92,7 @@ def test_a_moves_htmx_answer_keeps_the_pages_chat_panel_and_reads_no_message(cli
 
 def test_a_deleted_message_shows_as_deleted_on_the_page(client, duel, owner, member):
     message = write(duel, owner, "secret plan")
-    services.chat(
+    talk.chat(
         game_id=duel.pk,
         group_slug=duel.group.slug,
         user=owner,

@@ -10,8 +10,8 @@ import time_machine
 from django.urls import reverse
 
 from games import notifications as game_notifications
-from games import services
 from games.models import Seat
+from games.services import seating
 from handsite.models import Notification
 from tests.notifications.conftest import prefs  # noqa: F401 (fixture)
 
@@ -68,7 +68,7 @@ def test_no_share_link_once_the_game_is_dealt(client, duel, owner):
 
 def test_the_creator_invites_another_member_to_a_free_seat(client, owner, member, admin, start_game):
     game = start_game([owner, member])
-    services.decline_seat(game_id=game.pk, user=member)
+    seating.decline_seat(game_id=game.pk, user=member)
     client.force_login(owner)
     page = client.get(game.get_absolute_url()).text
     assert 'name="member"' in page
@@ -90,7 +90,7 @@ def test_only_the_creator_sees_the_invitation_form_and_a_forged_one_changes_noth
     client, cast, owner, member, start_game, who
 ):
     game = start_game([owner, member])
-    services.decline_seat(game_id=game.pk, user=member)
+    seating.decline_seat(game_id=game.pk, user=member)
     client.force_login(cast[who] if who == "member" else cast["member"])
     page = client.get(game.get_absolute_url()).text
     assert 'name="member"' not in page
@@ -105,8 +105,8 @@ def test_only_the_creator_sees_the_invitation_form_and_a_forged_one_changes_noth
 def test_inviting_an_outsider_or_to_a_taken_seat_is_refused_with_a_message(
     client, owner, member, outsider, start_game
 ):
-    game = start_game([owner, member, services.BOT])
-    services.decline_seat(game_id=game.pk, user=member)
+    game = start_game([owner, member, seating.BOT])
+    seating.decline_seat(game_id=game.pk, user=member)
     client.force_login(owner)
     seat_url = reverse("games:seat", args=[game.group.slug, game.pk])
     for number, person in (("1", outsider.pk), ("2", member.pk), ("1", 10**20), ("1", owner.pk)):

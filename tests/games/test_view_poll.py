@@ -1,6 +1,7 @@
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
+from games.services import playing
 from games.views import poll_token
 from tests.celery.conftest import own_redis  # noqa: F401 (fixture)
 
@@ -27,7 +28,7 @@ def test_a_changed_game_answers_with_the_board(client, duel, owner, member):
     mover = people[state.current]
     watcher = people[1 - state.current]
     discard = next(a for a in engine.legal_actions(state, state.current) if a["type"] == "discard")
-    services.play(game_id=duel.pk, user=mover, version=0, action=discard)
+    playing.play(game_id=duel.pk, user=mover, version=0, action=discard)
     client.force_login(watcher)
     response = poll(client, duel, duel.revision, watcher)
     assert response.status_code == 200

@@ -3,9 +3,9 @@ the unchanged poll stays 204 with one query and the changed one brings the messa
 
 from django.urls import reverse
 
-from games import services
 from games.chat import ChatRequest
 from games.models import Game
+from games.services import talk
 from games.views import poll_token
 
 
@@ -20,7 +20,7 @@ def test_the_poll_brings_a_new_message_with_the_header_count(client, duel, owner
     page_revision = duel.revision
     poll(client, duel, page_revision, member)  # the first poll writes presence
     assert poll(client, duel, page_revision, member).status_code == 204
-    services.chat(
+    talk.chat(
         game_id=duel.pk,
         group_slug=duel.group.slug,
         user=owner,
@@ -37,7 +37,7 @@ def test_the_poll_brings_a_new_message_with_the_header_count(client, duel, owner
 def test_after_a_message_the_unchanged_poll_is_still_204_with_one_query(
     client, duel, owner, member, django_assert_max_num_queries
 ):
-    services.chat(
+    talk.chat(
         game_id=duel.pk,
         group_slug=duel.group.slug,
         user=owner,

@@ -2,13 +2,14 @@
 
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.chat import ChatRequest
 from games.models import Game, GameStatus
+from games.services import playing, talk
 
 
 def write(game, user, text):
-    outcome = services.chat(
+    outcome = talk.chat(
         game_id=game.pk, group_slug=game.group.slug, user=user, request=ChatRequest(action="post", text=text)
     )
     assert outcome.error is None
@@ -21,7 +22,7 @@ def play_moves(game, count):
         game.refresh_from_db()
         state = engine.from_json(game.state)
         action = engine.bot_action(state, state.current)
-        services.play(game_id=game.pk, user=people[state.current], version=game.version, action=action)
+        playing.play(game_id=game.pk, user=people[state.current], version=game.version, action=action)
     game.refresh_from_db()
 
 

@@ -6,20 +6,21 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Game, GameStatus, Move
+from games.services import playing, seating
 
 
 @pytest.fixture
 def finished(owner, start_game):
     """A classic game owner vs bot, played to its end through services (the bot's choices)."""
-    game = start_game([owner, services.BOT], seed=31)
+    game = start_game([owner, seating.BOT], seed=31)
     for _ in range(3000):
         game.refresh_from_db()
         if game.status == GameStatus.FINISHED:
             break
         state = engine.from_json(game.state)
-        services.play(game_id=game.pk, user=owner, version=game.version, action=engine.bot_action(state, 0))
+        playing.play(game_id=game.pk, user=owner, version=game.version, action=engine.bot_action(state, 0))
     assert game.status == GameStatus.FINISHED
     return game
 
@@ -46,6 +47,6 @@ def test_each_finished_deal_has_its_result_and_play_on_goes_by_itself(client, ow
     html = client.get(url(finished), {"step": steps}).content.decode()
     rows = re.findall(r"<tr><td>(\d+)", html.split('id="replay-results"')[1])
     assert len(rows) == len(engine.from_json(Game.objects.get(pk=finished.pk).state).records)
-    playing = client.get(url(finished), {"step": 5, "play": "1"}, HTTP_HX_REQUEST="true").content.decode()
-    assert 'hx-get="?step=6&amp;play=1" hx-trigger="load delay:1s"' in playing
+    autoplay = client.get(url(finished), {"step": 5, "play": "1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'hx-get="?step=6&amp;play=1" hx-trigger="load delay:1s"' in autoplay
     assert "load delay" not in client.get(url(finished), {"step": 5, "play": "99"}).content.decode()

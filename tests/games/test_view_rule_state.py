@@ -5,9 +5,11 @@ import re
 
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Game
-from games.services import BOT
+from games.services import core as game_core
+from games.services import seating
+from games.services.seating import BOT
 from tests.rigging import Deck
 
 
@@ -20,7 +22,7 @@ def rule_state_text(client, game) -> str:
 
 def rig(game: Game, change) -> None:
     """Change the game's engine state (a position reached in play) and save it."""
-    state = services.load_state(game)
+    state = game_core.load_state(game)
     change(state)
     Game.objects.filter(pk=game.pk).update(state=engine.to_json(state), revision=game.revision + 1)
     game.refresh_from_db()
@@ -41,7 +43,7 @@ def test_classic_shows_the_requirement_and_who_has_opened(client, owner, member,
 
 def test_classic_partnership_names_who_has_opened_on_both_teams(client, owner, member, start_game):
     game = start_game([owner, BOT, member, BOT], options={"teams": True}, seed=77)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
 
     def open_both_partners(state):
@@ -57,7 +59,7 @@ def test_classic_partnership_names_who_has_opened_on_both_teams(client, owner, m
 
 def test_jordanian_says_which_aces_are_wild_this_deal(client, owner, member, start_game):
     game = start_game([owner, member], variant="jordanian", seed=5)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
     rig(game, lambda state: setattr(state.deal, "indicator", Deck("jordanian").pick("7H")[0]))
     client.force_login(member)
@@ -68,7 +70,7 @@ def test_jordanian_says_which_aces_are_wild_this_deal(client, owner, member, sta
 
 def test_jordanian_partnership_shows_the_wild_cards_too(client, owner, member, start_game):
     game = start_game([owner, member, BOT, BOT], variant="jordanian", options={"teams": True}, seed=6)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
     rig(game, lambda state: setattr(state.deal, "indicator", Deck("jordanian", 4).pick("QC")[0]))
     client.force_login(owner)
@@ -77,7 +79,7 @@ def test_jordanian_partnership_shows_the_wild_cards_too(client, owner, member, s
 
 def test_egyptian_with_an_ace_indicator_says_the_jokers_are_wild(client, owner, member, start_game):
     game = start_game([owner, member], variant="egyptian", seed=7)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
     rig(game, lambda state: setattr(state.deal, "indicator", Deck("egyptian").pick("AS")[0]))
     client.force_login(owner)
@@ -86,7 +88,7 @@ def test_egyptian_with_an_ace_indicator_says_the_jokers_are_wild(client, owner, 
 
 def test_saudi_shows_the_opening_requirement_as_it_rises(client, owner, member, start_game):
     game = start_game([owner, member, BOT], variant="saudi", seed=8)
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     game.refresh_from_db()
     client.force_login(owner)
     assert "An opening needs 51 this deal (nobody has opened yet)." in rule_state_text(client, game)
@@ -105,12 +107,12 @@ def test_saudi_shows_the_opening_requirement_as_it_rises(client, owner, member, 
 
 def test_kuwaiti_counts_the_turns_to_the_announcement(client, owner, admin, member, start_game):
     game = start_game([owner, member, admin], variant="kuwaiti", seed=9)
-    services.accept_seat(game_id=game.pk, user=member)
-    services.accept_seat(game_id=game.pk, user=admin)
+    seating.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=admin)
     game.refresh_from_db()
-    state = services.load_state(game)
+    state = game_core.load_state(game)
     first, dealer = state.deal.first, state.deal.dealer
-    names = {s.number: s.name for s in services.seats_of(game)}
+    names = {s.number: s.name for s in game_core.seats_of(game)}
 
     def sixth_turn_of_the_first_player(state):
         state.deal.turns = [5, 5, 5]
@@ -133,7 +135,7 @@ def test_the_rule_state_links_to_the_rules_with_this_games_options(client, owner
 
 
 def test_a_move_answered_with_htmx_keeps_the_rule_state(client, owner, member, duel):
-    state = services.load_state(duel)
+    state = game_core.load_state(duel)
     seat = state.deal.current
     player = duel.seats.get(number=seat).user
     client.force_login(player)

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import engine
 from games.engine.scoring import KUWAITI_TABLE, STANDARD_TABLE
-from games.services import BOT
+from games.services.seating import BOT
 
 ALL_RULE_SETS = list(engine.VARIANTS)
 

@@ -9,8 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Game, Move
+from games.services import saving
 from tests.rigging import Deck
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -42,7 +43,7 @@ def post(client, game, data):
 def staged_of(game, seat) -> list[dict]:
     game.refresh_from_db()
     state = engine.from_json(game.state)
-    return services.staged_specs(game, seat, state)
+    return saving.staged_specs(game, seat, state)
 
 
 def page(client, game) -> str:

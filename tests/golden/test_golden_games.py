@@ -51,14 +51,14 @@ def test_a_golden_game_loads_replays_to_its_state_and_finishes(path):
 def test_a_new_game_stores_the_rules_version_it_is_played_by(owner, member, group, monkeypatch):
     """The version a game keeps for its whole life (docs/upgrades.md): a game made after a bump is on
     the new version, a game made before it stays on its own."""
-    from games import services
     from games.models import Game
+    from games.services import seating
 
-    before = services.create_game(
+    before = seating.create_game(
         group=group, created_by=owner, variant="classic", options=None, seats=[owner, member]
     )
     monkeypatch.setattr(engine, "RULES_VERSION", engine.RULES_VERSION + 1)  # a rules change ships
-    after = services.create_game(
+    after = seating.create_game(
         group=group, created_by=owner, variant="classic", options=None, seats=[owner, member]
     )
     assert Game.objects.get(pk=before.pk).rules_version == engine.RULES_VERSION - 1

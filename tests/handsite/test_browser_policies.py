@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
+from games.services import seating
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +19,10 @@ def _directives(response) -> dict[str, list[str]]:
 
 @pytest.fixture
 def pages(client, group, owner, member):
-    game = game_services.create_game(
+    game = seating.create_game(
         group=group, created_by=owner, variant="classic", options={}, seats=[owner, member], seed=3
     )
-    game_services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     client.force_login(owner)
     return [
         reverse("home"),

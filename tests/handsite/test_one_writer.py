@@ -31,7 +31,8 @@ merged with ``|=``, so that a ``.update(`` there can only be a queryset's)."""
 
 ALLOWED = {
     "services.py": "the app's one writer",
-    "movesql.py": "the move's statements written by hand and their ORM equivalents, run by games/services.py",
+    "services/": "the app's one writer, split by concern (games/services/)",
+    "movesql.py": "the move's statements written by hand and their ORM equivalents, run by games/services/",
     "models.py": "a model's own save()",
     "sessions.py": "the session engine's own save() and delete() (Django's cached_db store, extended)",
     "demo.py": "handsite's demo data (manage.py demo), written once by its management command",

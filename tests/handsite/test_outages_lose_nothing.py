@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services as game_services
 from games.models import Game, GameStatus
+from games.services import leaving, seating
 from handsite.celery import warm_broker
 from handsite.models import EmailState, Invitation, OutgoingEmail, QueuedTask, User
 from handsite.services import email_outbox, task_queue
@@ -160,12 +160,12 @@ def test_a_row_left_sending_by_a_stopped_worker_is_sent_by_a_later_sweep(mailout
 
 def _played_out(group, owner, guest) -> Game:
     """A game of two played to its end by bots (both seats handed over): deals end, results are due."""
-    game = game_services.create_game(
+    game = seating.create_game(
         group=group, created_by=owner, variant="classic", options=None, seats=[owner, guest], seed=2024
     )
-    game_services.accept_seat(game_id=game.pk, user=guest)
-    game_services.hand_seat_to_bot(game_id=game.pk, number=1)
-    game_services.hand_seat_to_bot(game_id=game.pk, number=0)
+    seating.accept_seat(game_id=game.pk, user=guest)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=1)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=0)
     return Game.objects.get(pk=game.pk)
 
 

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services as game_services
+from games.services import seating
 from handsite import sections
 from tests.scoring.conftest import make_sheet
 
@@ -16,10 +16,10 @@ pytestmark = pytest.mark.django_db
 
 def _start(group, owner, member, count):
     for _ in range(count):
-        game = game_services.create_game(
+        game = seating.create_game(
             group=group, created_by=owner, variant="classic", options=None, seats=[owner, member]
         )
-        game_services.accept_seat(game_id=game.pk, user=member)
+        seating.accept_seat(game_id=game.pk, user=member)
 
 
 def _queries(client, url) -> list[str]:

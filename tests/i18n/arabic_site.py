@@ -110,12 +110,12 @@ def build() -> ArabicSite:
 
 
 def _game_with_melds(group, reader, other) -> Game:
-    from games import services
+    from games.services import seating
 
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=reader, variant="classic", options={}, seats=[other, reader], seed=7
     )
-    services.accept_seat(game_id=game.pk, user=other)
+    seating.accept_seat(game_id=game.pk, user=other)
     game.refresh_from_db()
     state = engine.from_json(game.state)
     first = state.deal.current

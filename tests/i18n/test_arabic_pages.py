@@ -5,7 +5,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
+from games.services import playing
 from handsite.services import delivery
 from tests.i18n.arabic_site import build, english_words, visible_text
 
@@ -53,7 +54,7 @@ def _turn_passes_to_the_reader(site):
         state = engine.from_json(site.game.state)
         seat = state.current
         mover = next(s.user for s in site.game.seats.all() if s.number == seat)
-        services.play(
+        playing.play(
             game_id=site.game.pk, user=mover, version=site.game.version, action=engine.bot_action(state, seat)
         )
         site.game.refresh_from_db()

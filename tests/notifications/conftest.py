@@ -3,9 +3,10 @@
 import pytest
 from django.db import transaction
 
-from games import engine, services
+from games import engine
 from games import notifications as game_notifications
 from games.models import Game, TimeoutRule
+from games.services import playing, seating
 from handsite.models import Notification
 from handsite.services import preferences
 
@@ -14,7 +15,7 @@ from handsite.services import preferences
 def make_game(owner, member):
     def make(seats=None, move_hours=24, timeout_rule=TimeoutRule.AUTO_MOVE, seed=1234):
         with transaction.atomic():
-            game = services.create_game(
+            game = seating.create_game(
                 group=owner.memberships.first().group,
                 created_by=owner,
                 variant="classic",
@@ -25,7 +26,7 @@ def make_game(owner, member):
                 seed=seed,
             )
             if member in (seats or [owner, member]):
-                services.accept_seat(game_id=game.pk, user=member)
+                seating.accept_seat(game_id=game.pk, user=member)
             forget_the_invitations(game)
         return Game.objects.get(pk=game.pk)
 
@@ -60,7 +61,7 @@ def play_one_turn(game):
     seat = state.current
     while True:
         action = engine.bot_action(state, seat)
-        services.play(game_id=game.pk, user=mover, version=game.version, action=action)
+        playing.play(game_id=game.pk, user=mover, version=game.version, action=action)
         game.refresh_from_db()
         state = engine.from_json(game.state)
         if state.current != seat:

@@ -7,8 +7,8 @@ import pytest
 import time_machine
 from django.core import mail
 
-from games import services
 from games.chat import ChatRequest
+from games.services import talk
 from handsite import tasks
 from handsite.models import Notification
 
@@ -17,7 +17,7 @@ MORNING = dt.datetime(2026, 3, 3, 5, 0, tzinfo=dt.UTC)  # 08:00 in Amman
 
 
 def write(game, user, text):
-    outcome = services.chat(
+    outcome = talk.chat(
         game_id=game.pk, group_slug=game.group.slug, user=user, request=ChatRequest(action="post", text=text)
     )
     assert outcome.error is None

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import notifications as game_notifications
-from games import services
 from games.notifications import topic as game_topic
+from games.services import seating
 from handsite import notifications, tasks
 from handsite.models import Notification, NotificationState
 from handsite.services import delivery, outbox
@@ -106,7 +106,7 @@ def test_the_same_turn_cannot_be_recorded_twice(game):
 
 
 def test_a_bot_seat_gets_no_notification(make_game, owner):
-    game = make_game(seats=[owner, services.BOT])
+    game = make_game(seats=[owner, seating.BOT])
     assert not Notification.objects.filter(data__seat=1).exists()
     assert all(row.user == owner for row in Notification.objects.filter(topic=game_topic(game.pk)))
 

@@ -11,12 +11,12 @@ import pytest
 import time_machine
 from django.test import Client
 
-from games import services
 from games import tasks as game_tasks
 from games.models import Game
 from games.notifications import LOW_TIME, REMINDER, YOUR_TURN
 from games.notifications import opened as game_opened
 from games.notifications import topic as game_topic
+from games.services import scans
 from handsite import tasks
 from handsite.models import Notification, NotificationPreference, NotificationState
 from handsite.services import outbox, preferences
@@ -90,7 +90,7 @@ def test_a_deadline_already_planned_inside_quiet_hours_is_moved_by_the_deadline_
         game = make_game(move_hours=24)
     quiet_nights(prefs, player_to_move(game))  # set after the deadline was planned
     with at(START):
-        assert services.expire_due() == {game.pk: "moved"}
+        assert scans.expire_due() == {game.pk: "moved"}
     game.refresh_from_db()
     assert game.deadline_at == dt.datetime(2026, 1, 13, 12, 0, tzinfo=dt.UTC)
 

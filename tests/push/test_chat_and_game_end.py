@@ -9,10 +9,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, services
+from games import engine
 from games import notifications as game_notifications
 from games.chat import ChatRequest
 from games.models import GameStatus
+from games.services import playing, talk
 from handsite.models import Notification
 from handsite.push import services as push_services
 from handsite.push.models import Channel, ChannelChoice, PushDelivery
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 def write(game, user, text):
-    outcome = services.chat(
+    outcome = talk.chat(
         game_id=game.pk, group_slug=game.group.slug, user=user, request=ChatRequest(action="post", text=text)
     )
     assert outcome.error is None
@@ -101,7 +102,7 @@ def _play_to_the_end(game):
         state = engine.from_json(game.state)
         last = state.current
         action = engine.bot_action(state, last)
-        services.play(game_id=game.pk, user=users[last], version=game.version, action=action)
+        playing.play(game_id=game.pk, user=users[last], version=game.version, action=action)
     raise AssertionError("the game did not end")
 
 

@@ -5,9 +5,10 @@ import re
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.models import Game
 from games.results import record_result
+from games.services import playing, seating
 from scoring.models import OnlineResult, Rating
 from scoring.services.deals import add_deal, delete_deal, edit_deal
 from scoring.services.ratings import ratings_updating, side_ranks
@@ -24,14 +25,14 @@ def _play_to_the_end(game):
             return game
         seat = game.seats.get(number=state.current)
         action = engine.bot_action(state, state.current)
-        services.play(game_id=game.pk, user=seat.user, version=game.version, action=action)
+        playing.play(game_id=game.pk, user=seat.user, version=game.version, action=action)
     raise AssertionError("the game did not end")
 
 
 def test_a_finished_online_game_counts_in_the_groups_ratings(
     owner, member, group, django_capture_on_commit_callbacks
 ):
-    game = services.create_game(
+    game = seating.create_game(
         group=group,
         created_by=owner,
         variant="classic",
@@ -39,7 +40,7 @@ def test_a_finished_online_game_counts_in_the_groups_ratings(
         seats=[owner, member],
         seed=99,
     )
-    services.accept_seat(game_id=game.pk, user=member)
+    seating.accept_seat(game_id=game.pk, user=member)
     with django_capture_on_commit_callbacks(execute=True):
         game = _play_to_the_end(game)
     result = OnlineResult.objects.get(game_id=game.pk)

@@ -8,10 +8,11 @@ import dataclasses
 
 import pytest
 
-from games import engine, results, services
+from games import engine, results
 from games.engine.actions import perform
 from games.engine.cards import format_cards
 from games.models import Game, GameStatus, Move
+from games.services import leaving, seating
 from handsite.models import Role
 from scoring import stats
 from scoring.models import DealFact
@@ -22,12 +23,12 @@ pytestmark = pytest.mark.django_db
 
 
 def _played_out(group, owner, member):
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=owner, variant="classic", options=None, seats=[owner, member], seed=2024
     )
-    services.accept_seat(game_id=game.pk, user=member)
-    services.hand_seat_to_bot(game_id=game.pk, number=1)
-    services.hand_seat_to_bot(game_id=game.pk, number=0)
+    seating.accept_seat(game_id=game.pk, user=member)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=1)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=0)
     game = Game.objects.get(pk=game.pk)
     assert game.status == GameStatus.FINISHED
     return game

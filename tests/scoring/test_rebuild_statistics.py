@@ -6,7 +6,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from games import services as game_services
+from games.services import leaving, seating
 from scoring import stats
 from scoring.models import DealFact, PlayerGame
 from tests.scoring.conftest import hand, make_sheet
@@ -21,12 +21,12 @@ def test_the_command_writes_the_rows_again_with_the_same_figures(group, owner, m
     for winner in (0, 1, 0, 2, 0):
         held = [None if seat == winner else 10 for seat in range(3)]
         add_deal(sheet, by=owner, facts=hand(winner, [True] * 3, held))
-    game = game_services.create_game(
+    game = seating.create_game(
         group=group, created_by=owner, variant="classic", options=None, seats=[owner, member], seed=7
     )
-    game_services.accept_seat(game_id=game.pk, user=member)
-    game_services.hand_seat_to_bot(game_id=game.pk, number=1)
-    game_services.hand_seat_to_bot(game_id=game.pk, number=0)
+    seating.accept_seat(game_id=game.pk, user=member)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=1)
+    leaving.hand_seat_to_bot(game_id=game.pk, number=0)
     from games.results import record_result
 
     record_result(game.pk)
