@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, movelog, rules, services
+from games import board, engine, movelog, rules, services, table_end
 from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
@@ -169,7 +169,10 @@ def _context(
         sort = context["board"]["sort"]
         context["panels"] = _panels(context["board"])
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
+        context["deal_end"] = table_end.deal_end(state, context["board"]["view"], names, viewer)
+        context["game_end"] = table_end.game_end(game, context["board"], seat)
         context |= _staged(staged, state, viewer)
+    context["tab_title"] = table_end.tab_title(game, context.get("board"))
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context
@@ -292,10 +295,13 @@ def game_poll(request, group_slug, game_id):
     current = services.poll_revision(game_id, group_slug, user_id)
     if current is None:
         raise Http404
+    seen = request.GET.get("seen") == "1"  # the page is in view (table_end.js): what it shows is read
     if current == revision:
         unread = game_notifications.polled(user_id)  # presence, every 30 s: then the header count
         if unread is None:
             return HttpResponse(status=204)
+        if seen:
+            unread = game_notifications.seen(user_id, game_id)
         return HttpResponse(_unread_badge(user_id, unread), headers={"HX-Reswap": "none"})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -306,6 +312,8 @@ def game_poll(request, group_slug, game_id):
     context = _context(request, game, services.seats_of(game))
     context["chat"]._membership = membership
     response = render(request, "games/play.html#game", context)
+    if seen:
+        game_notifications.seen(request.user.pk, game.pk)
     unread = game_notifications.polled(request.user.pk, always=True)
     response.content += _unread_badge(request.user.pk, unread).encode()
     return response
@@ -348,6 +356,9 @@ def game_move(request, group_slug, game_id):
         moves=outcome.moves,
         sort="own" if outcome.arranged else None,
     )
+    seat = services.seat_of(outcome.seats, request.user)
+    if outcome.applied and seat is not None and outcome.game.turn_seat == seat.number:
+        game_notifications.seen(request.user.pk, outcome.game.pk)  # the turn that came back is on the table
     # An htmx answer: the page keeps its chat panel and form (no query for the messages) and its token field.
     context["move_answer"] = bool(request.htmx)
     context["scores_keep"] = bool(request.htmx) and _scores_unchanged(outcome)
