@@ -8,12 +8,16 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import board, engine
+from games import board
 
 
 def _part_text(part) -> str:
     """A score part in words ("Cards left: KS 7H = 17"); a named hand's name is translated too."""
-    params = {key: _(value) if key == "hand" else value for key, value in part.params.items()}
+    params = dict(part.params)
+    if "hand" in params:
+        params["hand"] = _(params["hand"])
+    if isinstance(params.get("cards"), str):  # faces in notation: "KS 7H" -> "K♠ 7♥"
+        params["cards"] = " ".join(board.face_words(face) for face in params["cards"].split())
     template = _(part.label)
     return template.format(**params) if params else template
 
@@ -28,24 +32,32 @@ def _how(last: dict, names: dict[int, str], foot: bool) -> str:
     return board.describe({"type": "went_out", "seat": last["winner"], "finish": finish}, names)
 
 
+NOT_MOVES = frozenset({"deal_started", "turn_started"})
+"""Events of a deal that are no player's move."""
+
+
+def moved_in_deal(events: list[dict], seat: int) -> bool:
+    """Whether ``seat`` has made a move in the deal whose events these are (a redeal's demand, carried
+    over from the deal before, aside)."""
+    return any(
+        event.get("seat") == seat and event["type"] not in NOT_MOVES and not event.get("previous_deal")
+        for event in events
+    )
+
+
 def deal_end(state, picture: dict, names: dict[int, str], viewer: int | None) -> dict | None:
     """The last deal's result for the table, while it is news to the viewer: from the deal's end until
-    the viewer has started their first turn of the next one (a watcher: until the next deal's first
-    turn is over). None when there is nothing to show (no deal ended yet, or the viewer moved on)."""
+    the viewer's first move in the next one (a watcher: until the next deal's first turn is over). None when there is nothing to show (no deal ended yet, or the viewer moved on)."""
     last = picture.get("last_deal")
     if not last or not state.records:
         return None
-    turns = picture["seats"]
     current = picture["current"]
     if not picture["finished"]:
         if viewer is None:
-            if sum(row["turns"] for row in turns) > 1:
+            if sum(row["turns"] for row in picture["seats"]) > 1:
                 return None
-        else:
-            mine = next(row["turns"] for row in turns if row["seat"] == viewer)
-            started = mine - (1 if current == viewer else 0)
-            if started > 0 or (current == viewer and picture["phase"] != engine.DRAW):
-                return None
+        elif moved_in_deal(state.deal.events, viewer):
+            return None
     score = state.records[-1].score
     totals = picture["scores"]["totals"]
     rows = []

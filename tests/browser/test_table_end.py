@@ -7,7 +7,7 @@ header's unread count does not grow while the table is open. Screenshots go to t
 import pytest
 from playwright.sync_api import expect
 
-from games import engine, services
+from games import engine, services, table_end
 from games.models import Game, GameStatus
 from handsite.models import Notification, Role
 from tests.factories import MembershipFactory, PlayerGroupFactory
@@ -86,7 +86,10 @@ def _play_until(state, done, limit=20000):
 def _deal_just_ended(state):
     """The first deal is over and Amira is to start her first turn of the next one."""
     return (
-        len(state.records) == 1 and state.current == 0 and state.deal.phase == engine.DRAW and not state.finished
+        len(state.records) == 1
+        and state.current == 0
+        and not table_end.moved_in_deal(state.deal.events, 0)
+        and not state.finished
     )
 
 
@@ -168,17 +171,18 @@ def test_the_deal_result_is_on_the_table_inside_the_viewport_right_after_the_dea
     _inside(page, "#deal-end")
     _no_sideways_scroll(page)
     assert page.evaluate("window.scrollY") == 0
-    rows = result.locator(".end-rows tbody tr")
+    rows = result.locator(".end-rows .end-side")
     expect(rows).to_have_count(2)
     totals = state.status().totals_by_seat()
     points = state.records[-1].score.points_by_seat()
     for seat, name in ((0, "Amira"), (1, None)):
-        row = rows.nth(seat)
+        row = rows.nth(seat).locator("tr").first
         if name:
             expect(row.locator("th")).to_contain_text(name)
         expect(row.locator("td").nth(0)).to_have_text(str(points[seat]))
         expect(row.locator("td").nth(1)).to_have_text(str(totals[seat]))
-    assert result.locator(".end-parts li").count() >= 1  # the points' parts
+        parts = rows.nth(seat).locator(".end-part td:nth-child(2)")  # the points' parts add up
+        assert sum(int(parts.nth(i).inner_text()) for i in range(parts.count())) == points[seat]
     expect(result.locator(".end-how")).not_to_be_empty()
     expect(result.locator(".end-next")).to_contain_text("Amira")
     _shot(page, f"deal-end-{variant}-{width}x{height}-{language}-{'dark' if dark else 'light'}")
