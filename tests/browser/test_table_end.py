@@ -266,7 +266,7 @@ def test_the_unread_count_does_not_grow_while_the_table_is_open(amira_and_badr, 
             game.refresh_from_db()
             services.play(game_id=game.pk, user=player, version=game.version, action=engine.bot_action(state, seat))
             state = engine.from_json(Game.objects.get(pk=game.pk).state)
-        page.wait_for_function(f"document.getElementById('game').dataset.version === '{state.version}'", timeout=15000)
+        expect(page.locator("#game")).to_have_attribute("data-version", str(state.version), timeout=15000)
         page.wait_for_timeout(500)
         assert not Notification.objects.filter(user=watcher, read_at__isnull=True).exists(), turn
         expect(page.locator("#unread-badge .badge")).to_have_count(0)
