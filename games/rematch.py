@@ -1,4 +1,4 @@
-""""Play again with the same players": a finished game's rematch, made in one tap by any of its players.
+""" "Play again with the same players": a finished game's rematch, made in one tap by any of its players.
 
 The rematch has the same rule set, options, seats (in the same order), time per move and timeout rule;
 the player who tapped is its creator, so their seat is taken at once and the others are invited as

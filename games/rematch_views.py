@@ -1,4 +1,4 @@
-""""Play again with the same players" (a POST from the finished game's table): one service call
+""" "Play again with the same players" (a POST from the finished game's table): one service call
 (games.rematch), then the new game's page (HX-Redirect for htmx, a redirect otherwise); a refusal
 comes back to the finished game with its message."""
 

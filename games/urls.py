@@ -14,9 +14,7 @@ urlpatterns = [
     path("groups/<slug:group_slug>/games/<int:game_id>/seat/", views.game_seat, name="seat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/chat/", views.game_chat, name="chat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/replay/", views.game_replay, name="replay"),
-    path(
-        "groups/<slug:group_slug>/games/<int:game_id>/rematch/", rematch_views.game_rematch, name="rematch"
-    ),
+    path("groups/<slug:group_slug>/games/<int:game_id>/rematch/", rematch_views.game_rematch, name="rematch"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path(

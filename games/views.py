@@ -531,7 +531,8 @@ def game_log(request, group, membership, game_id):
     names = {seat.number: seat.name for seat in seats}
     number = small_int(request.GET.get("page", ""), digits=6) or 1
     log = movelog.page(game, names, number, seats)
-    return render(request, "games/log.html", {"group": group, "game": game, "log": log})
+    context = {"group": group, "game": game, "log": log, "deal_links": movelog.deal_links(game)}
+    return render(request, "games/log.html", context)
 
 
 @_only("POST")

@@ -5,15 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_old_moves_deals_and_invitation_deadlines'),
+        ("games", "0013_old_moves_deals_and_invitation_deadlines"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='rematch',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch_of', to='games.game', verbose_name='rematch'),
+            model_name="game",
+            name="rematch",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematch_of",
+                to="games.game",
+                verbose_name="rematch",
+            ),
         ),
     ]

@@ -48,7 +48,13 @@ def _no_sideways_scroll(page):
 
 def _open(open_as, user, game, width, height, language, dark):
     return open_as(
-        user, game.get_absolute_url(), width, height, language=language, dark=dark, scale=1 if width > 1000 else 2
+        user,
+        game.get_absolute_url(),
+        width,
+        height,
+        language=language,
+        dark=dark,
+        scale=1 if width > 1000 else 2,
     )
 
 
@@ -97,7 +103,9 @@ def _deal_just_ended(state):
 
 
 @pytest.mark.parametrize(("width", "height", "language", "dark"), SCREENS, ids=SCREEN_IDS)
-def test_leaving_and_ending_ask_in_a_dialog_and_cancel_changes_nothing(open_as, width, height, language, dark):
+def test_leaving_and_ending_ask_in_a_dialog_and_cancel_changes_nothing(
+    open_as, width, height, language, dark
+):
     amira, game = _game_against_a_bot()
     page = _open(open_as, amira, game, width, height, language, dark)
     page.locator("#leave summary").click()
@@ -127,7 +135,9 @@ def test_leaving_happens_on_confirming_in_the_dialog(open_as):
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
     omar = MembershipFactory(group=group, user__display_name="Omar").user
-    game = services.create_game(group=group, created_by=amira, variant="classic", options={}, seats=[amira, omar])
+    game = services.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, omar]
+    )
     services.accept_seat(game_id=game.pk, user=omar)
     page = open_as(amira, game.get_absolute_url(), 360, 640)
     page.locator("#leave summary").click()
@@ -214,7 +224,11 @@ def test_game_over_shows_the_winner_and_the_rematch_makes_a_game_with_the_same_s
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert Game.objects.get(pk=game.pk).rematch == rematch
     assert page.url.endswith(rematch.get_absolute_url())
-    assert (rematch.variant, rematch.options, rematch.move_hours) == (game.variant, game.options, game.move_hours)
+    assert (rematch.variant, rematch.options, rematch.move_hours) == (
+        game.variant,
+        game.options,
+        game.move_hours,
+    )
     assert [(s.number, s.user_id, s.bot) for s in rematch.seats.order_by("number")] == [
         (0, amira.pk, False),
         (1, None, True),
@@ -264,7 +278,9 @@ def test_the_unread_count_does_not_grow_while_the_table_is_open(amira_and_badr, 
         seat = state.current
         while state.current == seat and not state.finished:
             game.refresh_from_db()
-            services.play(game_id=game.pk, user=player, version=game.version, action=engine.bot_action(state, seat))
+            services.play(
+                game_id=game.pk, user=player, version=game.version, action=engine.bot_action(state, seat)
+            )
             state = engine.from_json(Game.objects.get(pk=game.pk).state)
         expect(page.locator("#game")).to_have_attribute("data-version", str(state.version), timeout=15000)
         page.wait_for_timeout(500)
@@ -281,7 +297,9 @@ def test_the_table_shows_the_whole_deal_log(amira_and_badr, open_as):
     for _ in range(40):
         seat = state.current
         game.refresh_from_db()
-        services.play(game_id=game.pk, user=users[seat], version=game.version, action=engine.bot_action(state, seat))
+        services.play(
+            game_id=game.pk, user=users[seat], version=game.version, action=engine.bot_action(state, seat)
+        )
         state = engine.from_json(Game.objects.get(pk=game.pk).state)
         if len(state.records):
             break
