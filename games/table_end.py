@@ -47,7 +47,8 @@ def moved_in_deal(events: list[dict], seat: int) -> bool:
 
 def deal_end(state, picture: dict, names: dict[int, str], viewer: int | None) -> dict | None:
     """The last deal's result for the table, while it is news to the viewer: from the deal's end until
-    the viewer's first move in the next one (a watcher: until the next deal's first turn is over). None when there is nothing to show (no deal ended yet, or the viewer moved on)."""
+    the viewer's first move in the next one (a watcher: until the next deal's first turn is over).
+    None when there is nothing to show (no deal ended yet, or the viewer moved on)."""
     last = picture.get("last_deal")
     if not last or not state.records:
         return None

@@ -4,6 +4,8 @@ inside the viewport, right after the deal ends (Hand and Hand and Foot); the gam
 rematch, which makes a new game with the same seats; the tab's title says when it is your turn; the
 header's unread count does not grow while the table is open. Screenshots go to test-artifacts/."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -125,7 +127,8 @@ def test_leaving_and_ending_ask_in_a_dialog_and_cancel_changes_nothing(
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
     seat = game.seats.get(number=0)
-    assert not seat.bot and seat.left_at is None
+    assert not seat.bot
+    assert seat.left_at is None
     expect(page.locator("#game")).to_have_attribute("data-status", "active")
     if language == "ar":
         expect(page.locator("#leave-dialog h2")).to_have_text("مغادرة هذه اللعبة؟")
@@ -148,7 +151,8 @@ def test_leaving_happens_on_confirming_in_the_dialog(open_as):
     expect(page.locator("#seat-list")).to_contain_text("left: a bot plays")
     expect(page.locator("#hand")).to_have_count(0)
     seat = game.seats.get(number=0)
-    assert seat.bot and seat.user == amira
+    assert seat.bot
+    assert seat.user == amira
     assert Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE
 
 
@@ -244,7 +248,7 @@ def test_game_over_shows_the_winner_and_the_rematch_makes_a_game_with_the_same_s
 
 @pytest.mark.parametrize("language", ["en", "ar"])
 def test_the_tab_title_says_when_it_is_your_turn(amira_and_badr, open_as, language):
-    group, amira, badr, game = amira_and_badr
+    _group, amira, badr, game = amira_and_badr
     game.refresh_from_db()
     mover, waiter = (amira, badr) if game.turn_seat == 0 else (badr, amira)
     page = open_as(mover, game.get_absolute_url(), 360, 640, language=language)
@@ -263,11 +267,11 @@ def test_the_tab_title_says_when_it_is_your_turn(amira_and_badr, open_as, langua
         state = engine.from_json(Game.objects.get(pk=game.pk).state)
         if state.current != seat:
             break
-    expect(other).to_have_title(__import__("re").compile(r"^\(•\) "), timeout=10000)
+    expect(other).to_have_title(re.compile(r"^\(•\) "), timeout=10000)
 
 
 def test_the_unread_count_does_not_grow_while_the_table_is_open(amira_and_badr, open_as):
-    group, amira, badr, game = amira_and_badr
+    _group, amira, badr, game = amira_and_badr
     game.refresh_from_db()
     watcher, mover = (amira, badr) if game.turn_seat == 1 else (badr, amira)
     page = open_as(watcher, game.get_absolute_url(), 360, 640)
@@ -291,7 +295,7 @@ def test_the_unread_count_does_not_grow_while_the_table_is_open(amira_and_badr, 
 
 
 def test_the_table_shows_the_whole_deal_log(amira_and_badr, open_as):
-    group, amira, badr, game = amira_and_badr
+    _group, amira, badr, game = amira_and_badr
     state = engine.from_json(game.state)
     users = {0: amira, 1: badr}
     for _ in range(40):
