@@ -6,20 +6,25 @@ rematch. Built from the engine's state and per-seat view the play page already h
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games import board
 
 
-def _part_text(part) -> str:
-    """A score part in words ("Cards left: KS 7H = 17"); a named hand's name is translated too."""
+def _part_text(part, hands: list, seats: tuple) -> SafeString:
+    """A score part in words ("Cards left: K♠ 7♥ = 17"): a named hand's name translated, the cards held
+    drawn as cards (the seat's hand shown at the deal's end, ``hands``)."""
     params = dict(part.params)
     if "hand" in params:
         params["hand"] = _(params["hand"])
-    if isinstance(params.get("cards"), str):  # faces in notation: "KS 7H" -> "K♠ 7♥"
-        params["cards"] = " ".join(board.face_words(face) for face in params["cards"].split())
-    template = _(part.label)
-    return template.format(**params) if params else template
+    if "cards" in params:
+        seat = part.seat if part.seat is not None else seats[0]
+        params["cards"] = board.cards_html(hands[seat]) if seat < len(hands) else ""
+    if not params:
+        return conditional_escape(_(part.label))
+    return format_html(_(part.label), **params)
 
 
 def _how(last: dict, names: dict[int, str], foot: bool) -> str:
@@ -71,7 +76,10 @@ def deal_end(state, picture: dict, names: dict[int, str], viewer: int | None) ->
                 "total": totals[seats[0]],
                 "out": last.get("winner") in seats,
                 "you": viewer in seats,
-                "parts": [{"text": _part_text(part), "points": part.points} for part in side.parts],
+                "parts": [
+                    {"text": _part_text(part, last.get("hands") or [], seats), "points": part.points}
+                    for part in side.parts
+                ],
             }
         )
     return {

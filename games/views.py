@@ -356,9 +356,6 @@ def game_move(request, group_slug, game_id):
         moves=outcome.moves,
         sort="own" if outcome.arranged else None,
     )
-    seat = services.seat_of(outcome.seats, request.user)
-    if outcome.applied and seat is not None and outcome.game.turn_seat == seat.number:
-        game_notifications.seen(request.user.pk, outcome.game.pk)  # the turn that came back is on the table
     # An htmx answer: the page keeps its chat panel and form (no query for the messages) and its token field.
     context["move_answer"] = bool(request.htmx)
     context["scores_keep"] = bool(request.htmx) and _scores_unchanged(outcome)
