@@ -65,8 +65,9 @@ def sorted_cards(cards, *, keep_order: bool = False) -> list[dict]:
 sort_key = moves.sort_key
 
 
-LOG_LINES = 30
-"""Lines of the deal's log on the play page (the whole game's log is paged on its own page)."""
+LOG_LINES = 0
+"""Lines of the deal's log on the play page: 0, the whole current deal (it scrolls in its panel; the
+whole game's log is paged on its own page)."""
 
 BOOKKEEPING_EVENTS = frozenset({"turn_started"})
 """Events the page shows through the seat list rather than as a line of the log."""
@@ -161,8 +162,8 @@ def build(
     """The template context of the board for ``viewer`` (a seat number, or None for a watcher).
     ``set_aside``: ids of the viewer's cards in staged melds (shown there, not in the hand);
     ``fresh``: ids of cards put on the table since the viewer's last move (highlighted); ``own``: the
-    viewer's own order of their hand (``sort`` "own", or no sort asked: see moves.effective_sort). Describes
-    only what it shows: the last :data:`LOG_LINES` lines of the deal's log."""
+    viewer's own order of their hand (``sort`` "own", or no sort asked: see moves.effective_sort). The
+    deal's log: :data:`LOG_LINES`."""
     picture = engine.view(state, viewer)
     build_family = BUILDERS[engine.family_of(state.variant).name]
     return build_family(

@@ -121,6 +121,14 @@ class Game(models.Model):
         related_name="+",
         verbose_name=_("ended by"),
     )  # who ended the game early (status "abandoned")
+    rematch = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+        verbose_name=_("rematch"),
+    )  # the game "Play again with the same players" made of this one (made once, whoever taps first)
 
     class Meta:
         verbose_name = _("game")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.db.models import IntegerField, Subquery, Value
+from django.db.models import Count, IntegerField, Max, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -246,3 +246,20 @@ def page(game: Game, names: dict[int, str], number: int, seats=()) -> LogPage:
         for seat in leaves.get(row["seq"] - 1, ()):  # left just before this move
             note(seat)
     return LogPage(deals=deals, page=number, pages=pages)
+
+
+def deal_links(game: Game) -> list[dict]:
+    """Each deal of the game's log with the page that shows its newest moves under its heading
+    (``{"number": 1, "page": 3}``), oldest deal first: ONE query (the moves counted per deal)."""
+    rows = list(
+        Move.objects.filter(game=game)
+        .values("deal")
+        .annotate(moves=Count("pk"), newest=Max("seq"))
+        .order_by("-newest")
+    )
+    links, newer = [], 0
+    for row in rows:
+        if row["deal"] is not None:
+            links.append({"number": row["deal"] + 1, "page": newer // PAGE_SIZE + 1})
+        newer += row["moves"]
+    return links[::-1]

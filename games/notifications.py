@@ -759,6 +759,14 @@ def opened(user, game: Game) -> int:
     return outbox.mark_read(user, topic=topic(game.pk))
 
 
+def seen(user_id: int, game_id: int) -> int:
+    """The game's table, in view, shows what its notifications tell (a turn that began, a player who
+    left...): they are read, so the header counts only what the player has not seen. Returns the
+    person's unread count."""
+    outbox.mark_read(user_id, topic=topic(game_id))
+    return notifications.unread_count_of(user_id)
+
+
 def polled(user_id: int, *, always: bool = False) -> int | None:
     """The game's page polled: presence is written at most every SEEN_EVERY; then (or ``always``) the
     person's unread count for the header, else None (nothing to tell: the poll stays one query)."""

@@ -44,7 +44,8 @@ def group_section(request, group, membership) -> dict:
 
 def home_section(request) -> dict:
     """The person's waiting and active games: where it is their turn first (soonest deadline first), then
-    invitations, then the rest; 1 query."""
+    invitations, then the rest; each with who plays in it, whose turn it is and since when. 2 queries
+    (the person's seats with their games, then every seat of those games)."""
     seats = list(
         Seat.objects.filter(user=request.user, game__status__in=[GameStatus.ACTIVE, GameStatus.WAITING])
         .select_related("game", "game__group")
@@ -59,6 +60,22 @@ def home_section(request) -> dict:
         )
         .order_by("rank", F("game__deadline_at").asc(nulls_last=True), "-game__created_at")[:50]
     )
+    players: dict[int, list[Seat]] = {}
+    for other in (
+        Seat.objects.filter(game_id__in=[seat.game_id for seat in seats])
+        .select_related("user")
+        .order_by("game_id", "number")
+    ):
+        players.setdefault(other.game_id, []).append(other)
     for seat in seats:
         seat.your_turn = seat.rank == 0
+        seat.players = [other.name for other in players.get(seat.game_id, ())]
+        seat.turn_name = next(
+            (
+                other.name
+                for other in players.get(seat.game_id, ())
+                if seat.game.status == GameStatus.ACTIVE and other.number == seat.game.turn_seat
+            ),
+            None,
+        )
     return {"seats": seats}

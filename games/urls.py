@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import invitation_views, views
+from games import invitation_views, rematch_views, views
 
 app_name = "games"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("groups/<slug:group_slug>/games/<int:game_id>/seat/", views.game_seat, name="seat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/chat/", views.game_chat, name="chat"),
     path("groups/<slug:group_slug>/games/<int:game_id>/replay/", views.game_replay, name="replay"),
+    path("groups/<slug:group_slug>/games/<int:game_id>/rematch/", rematch_views.game_rematch, name="rematch"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path(

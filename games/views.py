@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board, engine, movelog, rules
+from games import board, engine, movelog, rules, table_end
 from games import chat as chat_module
 from games import moves as moves_module
 from games import notifications as game_notifications
@@ -171,7 +171,10 @@ def _context(
         sort = context["board"]["sort"]
         context["panels"] = _panels(context["board"])
         context["rule_state"] = rules.rule_state_lines(context["board"]["view"], names)
+        context["deal_end"] = table_end.deal_end(state, context["board"]["view"], names, viewer)
+        context["game_end"] = table_end.game_end(game, context["board"], seat)
         context |= _staged(staged, state, viewer)
+    context["tab_title"] = table_end.tab_title(game, context.get("board"))
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context
@@ -294,10 +297,13 @@ def game_poll(request, group_slug, game_id):
     current = game_core.poll_revision(game_id, group_slug, user_id)
     if current is None:
         raise Http404
+    seen = request.GET.get("seen") == "1"  # the page is in view (table_end.js): what it shows is read
     if current == revision:
         unread = game_notifications.polled(user_id)  # presence, every 30 s: then the header count
         if unread is None:
             return HttpResponse(status=204)
+        if seen:
+            unread = game_notifications.seen(user_id, game_id)
         return HttpResponse(_unread_badge(user_id, unread), headers={"HX-Reswap": "none"})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -308,6 +314,8 @@ def game_poll(request, group_slug, game_id):
     context = _context(request, game, game_core.seats_of(game))
     context["chat"]._membership = membership
     response = render(request, "games/play.html#game", context)
+    if seen:
+        game_notifications.seen(request.user.pk, game.pk)
     unread = game_notifications.polled(request.user.pk, always=True)
     response.content += _unread_badge(request.user.pk, unread).encode()
     return response
@@ -513,7 +521,8 @@ def game_log(request, group, membership, game_id):
     names = {seat.number: seat.name for seat in seats}
     number = small_int(request.GET.get("page", ""), digits=6) or 1
     log = movelog.page(game, names, number, seats)
-    return render(request, "games/log.html", {"group": group, "game": game, "log": log})
+    context = {"group": group, "game": game, "log": log, "deal_links": movelog.deal_links(game)}
+    return render(request, "games/log.html", context)
 
 
 @_only("POST")

@@ -114,8 +114,8 @@ def test_leaving_hands_the_seat_to_a_bot(browser, live_server, log_in):
     page = context.new_page()
     log_in(page, amira)
     page.goto(game.get_absolute_url())
-    page.on("dialog", lambda dialog: dialog.accept())
     page.locator("#leave summary").click()
+    page.get_by_role("button", name="Leave the game…").click()
     page.get_by_role("button", name="Leave: a bot takes my seat").click()
     expect(page.get_by_text("A bot plays your seat now; you are watching.")).to_be_visible()
     expect(page.locator("#seat-list")).to_contain_text("left: a bot plays")
@@ -261,10 +261,10 @@ def test_ending_the_game_takes_the_offer_away_without_a_reload(table):
 
     Membership.objects.filter(user=table["amira"]).update(role=Role.OWNER)  # an owner may end a game
     page = table["open"](360, 640)
-    page.on("dialog", lambda dialog: dialog.accept())
     expect(page.locator("#leave")).to_be_visible()
     page.locator("#leave summary").click()
-    page.get_by_role("button", name="End the game").click()
+    page.get_by_role("button", name="End the game…").click()
+    page.get_by_role("button", name="End the game for everybody").click()
     expect(page.locator("#game-head")).to_contain_text("ended the game early")
     expect(page.locator("#leave")).to_be_hidden()
 
