@@ -34,7 +34,10 @@ def violations(page) -> list[str]:
             return result.violations.map((rule) => ({
                 id: rule.id,
                 help: rule.help,
-                nodes: rule.nodes.map((node) => ({target: node.target.join(" "), summary: node.failureSummary})),
+                nodes: rule.nodes.map((node) => ({
+                    target: node.target.join(" "),
+                    summary: node.failureSummary,
+                })),
             }));
         }"""
     )
