@@ -1,7 +1,8 @@
 """The play page for keyboards and screen readers, at 360x640 and 1280x800, English and Arabic: a whole
 turn (draw, then discard) takes at most 10 keys from the page's load, the focus never falls to <body>
 after a move; the live region reads the other players' moves as a poll brings them, then "Your turn";
-a poll keeps the focus on the card it was on; every card and every meld's button is named in words.
+a poll keeps the focus on the card it was on; a card is found by its name in words
+(tests/games/test_play_page_accessible_names.py checks the names and the meld buttons' in both languages).
 Screenshots go to test-artifacts/."""
 
 import pytest
@@ -17,7 +18,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SIZES = [(360, 640), (1280, 800)]
 HAND = "7H 8H 9H 5S 6S KS KH KD 2C 4D 6C 8D QS 3C JK"
 OTHER = "2S 4S 6S 8C 10C QC 3D 5H 7D 9C JC AD AS 3S"
-FOCUSED = "(() => { const e = document.activeElement; return e === document.body ? 'body' : (e.id || e.name + '=' + e.value); })()"
+FOCUSED = """(() => {
+    const e = document.activeElement;
+    return e === document.body ? "body" : e.id || `${e.name}=${e.value}`;
+})()"""
 
 
 def _rig(game, *, current, phase, stock=None):
@@ -153,8 +157,8 @@ def test_the_live_region_reads_the_other_players_moves_as_a_poll_brings_them_and
     screenshot(page, f"live-region-{language}")
 
 
-def test_every_card_and_every_melds_button_is_named_in_words(open_as, two_players):
-    amira, badr, game = two_players
+def test_a_screen_reader_finds_each_card_by_its_name_and_the_pages_heading(open_as, two_players):
+    amira, _badr, game = two_players
     state = engine.from_json(game.state)
     page = open_as(amira, game.get_absolute_url(), 1280)
     page.locator("#hand").wait_for()
