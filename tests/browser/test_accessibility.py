@@ -1,13 +1,14 @@
 """axe-core finds no violation (every rule it runs by default) on the site's pages a player uses: the play
 page of both families (in play, right after a deal ended, the game over), home, group, new game, score
 sheet, rules, a game's log and its replay; in English and Arabic, light and dark. Without axe-core
-installed (node_modules/, `npm ci`) the tests skip with the reason (fail under CI=true)."""
+installed (node_modules/, `npm ci`) the tests skip with the reason (fail under CI=true). Screenshots of
+the play pages go to test-artifacts/."""
 
 import pytest
 from django.urls import reverse
 
 from games import engine, services
-from games.models import Game, GameStatus
+from games.models import GameStatus
 from tests.browser.axe import require_axe, violations
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.scoring.conftest import hand, make_sheet
@@ -67,14 +68,13 @@ def site():
 
         scoring.add_deal(sheet, by=amira, facts=hand(deal, [True] * 3, held))
     pages["score sheet"] = sheet.get_absolute_url()
-    Game.objects.filter(group=group).count()  # every game written before the browser reads
     return amira, pages
 
 
 @pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("language", ["en", "ar"])
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_axe_finds_no_violation_on_the_pages_players_use(open_as, site, width, language, dark):
+def test_axe_finds_no_violation_on_the_pages_players_use(open_as, site, screenshot, width, language, dark):
     require_axe()
     amira, pages = site
     found = []
@@ -86,4 +86,7 @@ def test_axe_finds_no_violation_on_the_pages_players_use(open_as, site, width, l
             page.goto(url)
         page.wait_for_load_state("load")
         found += [f"{name}: {line}" for line in violations(page)]
+        if name.endswith(("in play", "game over")):
+            scheme = "dark" if dark else "light"
+            screenshot(page, f"axe-{name.replace(' ', '-')}-{width}-{language}-{scheme}")
     assert not found, f"{len(found)} violations:\n" + "\n".join(found)
