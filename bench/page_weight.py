@@ -8,10 +8,15 @@
 3. An unchanged poll: its status and body length (must be 204 and 0).
 4. Render time of the play page (in-process, the median of 7) at the start and at the end of a long
    deal, with the number of events the deal had then: it must stay flat.
+5. Representative pages and answers as a browser asking for gzip gets them (in-process, the site's whole
+   middleware): home, group, new game, rules, the play page, its log, a move's answer, a changed poll's
+   answer, a score sheet: bytes of the HTML and bytes sent (equal when the answer is not compressed).
+   ``--pages`` prints only these (quick: no browser, no server, no long deal).
 
 Uses a throwaway folder (SQLite database, static files), removed at the end.
 
     .venv/bin/python bench/page_weight.py
+    .venv/bin/python bench/page_weight.py --pages
 
 Targets (issue 12): first load <= 60 KB compressed and <= 12 requests; #hand visible <= 1.5 s; a
 move's fragment <= 15 KB; an unchanged poll answers with no body; render time flat in the deal's length.
@@ -207,6 +212,80 @@ def first_load(port: int, game, amira) -> dict:
     }
 
 
+def pages(game, amira) -> list[tuple[str, int, int]]:
+    """(what, bytes of the HTML, bytes sent) for each representative page and answer, asked for with
+    ``Accept-Encoding: gzip, deflate, br`` as browsers do."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games import engine
+    from games.views import poll_token
+    from scoring import services as scoring_services
+
+    client = Client(HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    client.force_login(amira)
+    group = game.group
+    sheet = scoring_services.create_sheet(
+        group=group,
+        by=amira,
+        rule_set="classic",
+        players=[scoring_services.PlayerEntry(user=amira), scoring_services.PlayerEntry(name="Badr")],
+        options={},
+        first_dealer=0,
+    )
+    rows = []
+
+    def weigh(what: str, response) -> None:
+        assert response.status_code == 200, (what, response.status_code)
+        sent = response.content
+        body = gzip.decompress(sent) if response.get("Content-Encoding") == "gzip" else sent
+        rows.append((what, len(body), len(sent)))
+
+    weigh("home", client.get(reverse("home")))
+    weigh("group", client.get(reverse("group_detail", args=[group.slug])))
+    weigh("new game", client.get(reverse("games:new", args=[group.slug])))
+    weigh("rules (classic)", client.get(reverse("games:rules", args=["classic"])))
+    weigh("score sheet", client.get(sheet.get_absolute_url()))
+    game.refresh_from_db()
+    weigh("play page", client.get(game.get_absolute_url()))
+    weigh("game log", client.get(reverse("games:log", args=[group.slug, game.pk])))
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    poll = reverse("games:poll", args=[group.slug, game.pk])
+    stale = {"r": game.revision - 1, "u": amira.pk, "t": poll_token(game.pk, amira.pk)}
+    weigh("poll answer (changed)", client.get(poll, stale, **htmx))
+    move = reverse("games:move", args=[group.slug, game.pk])
+    state = engine.from_json(game.state)
+    if state.deal.phase == engine.DRAW:
+        weigh("move answer (draw)", client.post(move, {"act": "draw", "version": game.version}, **htmx))
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+    card = state.deal.hands[0][0].id
+    answer = client.post(move, {"act": "discard", "cards": [card], "version": game.version}, **htmx)
+    weigh("move answer (discard)", answer)
+    return rows
+
+
+def _pages_only() -> None:
+    var_dir = tempfile.mkdtemp(prefix="page-weight-")
+    _environment(var_dir)
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        game, amira = _setup_game()
+        rows = pages(game, amira)
+        width = max(len(what) for what, _, _ in rows)
+        print(f"{'answer':<{width}}  {'HTML':>7}  {'sent':>7}")
+        for what, body, sent in rows:
+            print(f"{what:<{width}}  {body:>7}  {sent:>7}")
+    finally:
+        shutil.rmtree(var_dir, ignore_errors=True)
+
+
 def _warm_up(port: int, game, amira) -> None:
     import urllib.request
 
@@ -282,4 +361,7 @@ def _setup_game_again():
 
 
 if __name__ == "__main__":
-    main()
+    if "--pages" in sys.argv[1:]:
+        _pages_only()
+    else:
+        main()

@@ -8,6 +8,7 @@ from itertools import zip_longest
 
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games import engine, moves
@@ -23,21 +24,66 @@ split_face = moves.split_face
 
 
 def card_html(card: dict, *, plays_as: str = "") -> SafeString:
-    """One visible card: ``<span class="pcard" data-card="ID">`` (the only way a card face is shown)."""
-    return _card_html(card["id"], card["face"], plays_as)
+    """One visible card: ``<span class="pcard" data-card="ID">`` (the only way a card face is shown),
+    named in words in the reader's language for screen readers (``role="img"``, ``aria-label``)."""
+    return _card_html(card["id"], card["face"], plays_as, get_language())
 
 
-@functools.lru_cache(maxsize=4096)
-def _card_html(card_id: int, face: str, plays_as: str) -> SafeString:
-    """A card's element, built once per process for each card and meaning (it depends on nothing else).
-    format_html of one inline element: a card sits inside translated sentences (the log, the suggestions,
-    what happened since your last move), where a template tag cannot put it."""
+RANK_WORDS = {
+    "A": pgettext_lazy("card", "ace"),
+    "K": pgettext_lazy("card", "king"),
+    "Q": pgettext_lazy("card", "queen"),
+    "J": pgettext_lazy("card", "jack"),
+}
+SUIT_WORDS = {
+    "S": pgettext_lazy("card", "spades"),
+    "H": pgettext_lazy("card", "hearts"),
+    "D": pgettext_lazy("card", "diamonds"),
+    "C": pgettext_lazy("card", "clubs"),
+}
+
+
+def card_words(face: str, plays_as: str = "") -> str:
+    """A card named as players say it, in the active language: "QS" -> "queen of spades", "JK" ->
+    "joker", a set wild's rank "5" -> "5"; with what a wild card plays as ("joker, standing for 8 of
+    spades"). What screen readers read instead of the face's symbols."""
+    if face == "JK":
+        words = pgettext("card", "joker")
+    elif face[-1:] in SUIT_WORDS:
+        rank = face[:-1]
+        words = pgettext("card", "%(rank)s of %(suit)s") % {
+            "rank": RANK_WORDS.get(rank, rank),
+            "suit": SUIT_WORDS[face[-1]],
+        }
+    else:
+        words = str(RANK_WORDS.get(face, face))
+    if plays_as:
+        return pgettext("card", "%(card)s, standing for %(face)s") % {
+            "card": words,
+            "face": card_words(plays_as),
+        }
+    return words
+
+
+def cards_words(cards: list[dict], plays_as=()) -> str:
+    """Cards named in words, one after the other ("9 of spades, 10 of spades, jack of spades")."""
+    return pgettext("list separator", ", ").join(
+        card_words(card["face"], words) for card, words in zip_longest(cards, plays_as, fillvalue="")
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def _card_html(card_id: int, face: str, plays_as: str, language: str) -> SafeString:
+    """A card's element, built once per process for each card, meaning and language (it depends on
+    nothing else). format_html of one inline element: a card sits inside translated sentences (the log,
+    the suggestions, what happened since your last move), where a template tag cannot put it."""
     rank, suit = split_face(face)
     joker = rank == "JK"
     return format_html(
-        '<span class="{}" data-card="{}"><span class="rank">{}</span>{}{}</span>',
+        '<span class="{}" data-card="{}" role="img" aria-label="{}"><span class="rank">{}</span>{}{}</span>',
         "pcard joker" if joker else f"pcard suit-{suit}",
         card_id,
+        card_words(face, plays_as),
         "🃏" if joker else rank,
         "" if joker else format_html('<span class="suit">{}</span>', SUIT_SYMBOLS[suit]),
         format_html(' <span class="plays-as">{}</span>', face_words(plays_as)) if plays_as else "",
@@ -129,14 +175,13 @@ def _meld_item(
     can_lay_off = meld["id"] in layoff_ids
     others = buttons["own_only"] and meld["owner"] != buttons["viewer"]  # not a meld they may add to
     has_wild = any(card["id"] in wild_ids for card in meld["cards"])
+    plays_as = [_plays_as(card, face) for card, face in zip(meld["cards"], meld["plays_as"], strict=True)]
     return {
         "id": meld["id"],
         "kind": meld["kind"],
         "owner": meld["owner"],
-        "cards": meld_cards(
-            meld["cards"],
-            [_plays_as(card, face) for card, face in zip(meld["cards"], meld["plays_as"], strict=True)],
-        ),
+        "cards": meld_cards(meld["cards"], plays_as),
+        "words": cards_words(meld["cards"], plays_as),  # what its buttons say it is, for screen readers
         "can_lay_off": can_lay_off,
         "has_wild": has_wild,
         "can_exchange": meld["id"] in hints.get("exchange", ()),
@@ -434,6 +479,7 @@ def build_foot(
                     {
                         **meld,
                         "cards": meld_cards(meld["cards"]),
+                        "words": cards_words(meld["cards"]),  # what its button says it is
                         "can_lay_off": meld["id"] in layoff_ids,
                         "fresh": any(card["id"] in fresh for card in meld["cards"]),
                     }

@@ -132,7 +132,11 @@ def _context(
         "my_seat": seat,
         "error": error,
         "wild_choices": [
-            {"value": choice_text(card_id, face), "words": board.face_words(face)}
+            {
+                "value": choice_text(card_id, face),
+                "words": board.face_words(face),
+                "name": board.card_words(face),
+            }
             for card_id, face in wild_choices
         ],
         "selected_ids": list(selected),

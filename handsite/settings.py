@@ -61,7 +61,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "handsite.middleware.PermissionsPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files answered here, already compressed
+    # HTML compressed (README, "Compressed answers": BREACH and why the site accepts it); below
+    # WhiteNoise, so static files never reach it, and above every middleware that reads the body.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -85,7 +85,7 @@ def test_two_people_play_a_classic_deal_to_the_end(new_phone, live_server, scree
     expect(mover.locator("#turn")).to_contain_text("to play.")
 
     # The other player sees it within 10 seconds, without reloading, then draws.
-    expect(winner.get_by_text("Your turn.")).to_be_visible(timeout=10_000)
+    expect(winner.locator("#turn").get_by_text("Your turn.")).to_be_visible(timeout=10_000)
     expect(winner.locator("#centre .pile-discard").locator(f"[data-card='{card.id}']")).to_be_visible()
     winner.get_by_role("button", name="Draw from the stock").click()
     # nothing selected yet: the moves that need cards show once a card is tapped

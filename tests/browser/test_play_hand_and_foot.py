@@ -106,7 +106,7 @@ def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, liv
     mover.get_by_role("button", name="Discard the selected card").click()
     expect(mover.locator("#turn")).to_contain_text("to play.", timeout=30_000)
 
-    expect(winner.get_by_text("Your turn.")).to_be_visible(timeout=30_000)
+    expect(winner.locator("#turn").get_by_text("Your turn.")).to_be_visible(timeout=30_000)
     expect(winner.locator("#discard-pile").locator(f"[data-card='{three.id}']")).to_be_visible(timeout=30_000)
     winner.get_by_role("button", name="Draw 2 cards").click()
     expect(winner.get_by_role("button", name="Meld the selected cards")).to_be_visible(timeout=30_000)

@@ -12,8 +12,8 @@ over, everything.
 1. every tag attribute: ``data-card*`` ids, ``value`` of card inputs, and any attribute whose value is
    JSON (offered moves, ``hx-vals``...) is walked for card ids (``card``, ``cards``, ``melds``, dicts
    with ``id`` and ``face``, ``wild_as`` keys); the response headers likewise; a JSON response whole;
-2. every card element (``board.card_html``) must show the face of the card its id names, so a visible
-   id cannot carry a hidden card's face;
+2. every card element (``board.card_html``) must show the face of the card its id names, and name it so
+   in words (its ``aria-label``, read in English), so a visible id cannot carry a hidden card's face;
 3. a card named in a rule-state sentence ("Wild this deal: the two A♥", ``games.rules._face_html``: a
    ``<bdi class="face suit-H">``) is allowed only when it is one of the deal's public wild or indicator
    faces, worked out here from the raw state's indicator (:func:`public_faces`), not from the page;
@@ -32,7 +32,8 @@ from html.parser import HTMLParser
 from games import engine
 
 CARD_ELEMENT = re.compile(
-    r'<span class="pcard[^"]*" data-card="(\d+)">((?:\s*<span class="[^"]*">[^<]*</span>)+)</span>'
+    r'<span class="pcard[^"]*" data-card="(\d+)" role="img" aria-label="([^"]*)">'
+    r'((?:\s*<span class="[^"]*">[^<]*</span>)+)</span>'
 )
 INNER = re.compile(r'<span class="(rank|suit)">([^<]*)</span>')
 DATA_CARD = re.compile(r'data-card="(\d+)"')
@@ -130,6 +131,22 @@ def json_card_ids(value, under_card_key: bool = False) -> set[int]:
     return found
 
 
+RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J"}
+SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+
+
+def _label_card(label: str) -> str | None:
+    """The card an English card name says, in notation ("queen of spades, standing for 8 of hearts" ->
+    "QS"; "joker" -> "JK"), or None for a label in another language."""
+    first = label.split(",")[0].strip()
+    if first == "joker":
+        return "JK"
+    rank, _, suit = first.partition(" of ")
+    if suit not in SUIT_WORDS:
+        return None
+    return RANK_WORDS.get(rank, rank) + SUIT_WORDS[suit]
+
+
 def _notation(shown: str) -> str:
     """ "A♥" -> "AH"; anything else is returned as it is (and so matches no public face)."""
     letters = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
@@ -195,13 +212,16 @@ def check(
             assert not leaked, f"hidden card ids in the {name} header: {sorted(leaked)}"
         assert not SYMBOLS.search(str(value)), f"a card face in the {name} header"
         assert not NOTATION.search(str(value)), f"card notation in the {name} header"
-    for card_id, face_html in CARD_ELEMENT.findall(text):
+    for card_id, label, face_html in CARD_ELEMENT.findall(text):
         if faces is not None and int(card_id) in faces:
             parts = dict(INNER.findall(face_html))
             face = faces[int(card_id)]
             shown = "JK" if parts.get("rank") == "🃏" else parts.get("rank", "") + parts.get("suit", "")
             expected = "JK" if face.startswith("JK") else face[:-1] + SUIT_SYMBOLS[face[-1]]
             assert shown == expected, f"card {card_id} drawn as {shown}, it is {expected}"
+            named = _label_card(html.unescape(label))
+            if named is not None:  # English words: they name the same card as the face
+                assert named == face, f"card {card_id} is named {label!r}, it is {face}"
     for suit, shown in FACE_ELEMENT.findall(text):
         named = _notation(html.unescape(shown).strip())
         assert named in public, f"a sentence names {shown}, not one of this deal's public wild cards {public}"

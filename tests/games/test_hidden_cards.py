@@ -24,7 +24,8 @@ def test_the_checker_catches_a_hidden_card():
     allowed = leaks.visible_ids(state, 0)
     assert other.id not in allowed
     planted = (
-        f'<span class="pcard suit-{other.suit}" data-card="{other.id}"><span class="rank">X</span></span>'
+        f'<span class="pcard suit-{other.suit}" data-card="{other.id}" role="img" aria-label="X">'
+        '<span class="rank">X</span></span>'
     )
     with pytest.raises(AssertionError):
         leaks.check(planted, allowed)
@@ -72,11 +73,18 @@ def test_the_checker_reads_every_attribute_json_and_header():
     face = hidden.face if hidden.face != mine.face else state.deal.hands[1][1].face
     rank, suit = face[:-1], {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[face[-1]]
     disguised = (
-        f'<span class="pcard suit-{suit}" data-card="{mine.id}">'
+        f'<span class="pcard suit-{suit}" data-card="{mine.id}" role="img" aria-label="{mine.face}">'
         f'<span class="rank">{rank}</span><span class="suit">{suit}</span></span>'
     )
     with pytest.raises(AssertionError):
         leaks.check(disguised, allowed, faces=faces)
+    # a visible card's face named in words as a hidden card (what a screen reader reads)
+    named = str(board.card_html({"id": mine.id, "face": mine.face})).replace(
+        f'aria-label="{board.card_words(mine.face)}"', f'aria-label="{board.card_words(face)}"'
+    )
+    assert named != str(board.card_html({"id": mine.id, "face": mine.face}))
+    with pytest.raises(AssertionError):
+        leaks.check(named, allowed, faces=faces)
     with pytest.raises(AssertionError):
         leaks.check("", allowed, headers={"HX-Trigger": json.dumps({"drew": {"card": hidden.id}})})
     # and what the viewer may see passes

@@ -89,7 +89,7 @@ def _move(duel, production, *, token=True, language_cookie=False):
 def test_a_moves_answer_sends_exactly_these_headers_and_cookies(duel, production):
     response = _move(duel, production)
     assert response.status_code == 200
-    assert _headers(response) == _expected("Accept-Language, Cookie", production)
+    assert _headers(response) == _expected("Accept-Language, Cookie, Accept-Encoding", production)
     # The person's language, for a browser whose cookie lacks it (handsite/i18n.py).
     assert _cookies(response) == {"django_language": "path=/ samesite=Lax"}
     assert response.cookies["django_language"].value == "en"
@@ -98,7 +98,7 @@ def test_a_moves_answer_sends_exactly_these_headers_and_cookies(duel, production
 def test_a_moves_answer_to_a_browser_with_the_language_cookie_sets_no_cookie(duel, production):
     response = _move(duel, production, language_cookie=True)
     assert response.status_code == 200
-    assert _headers(response) == _expected("Accept-Language, Cookie", production)
+    assert _headers(response) == _expected("Accept-Language, Cookie, Accept-Encoding", production)
     assert not response.cookies
 
 
@@ -114,7 +114,7 @@ def test_the_play_page_sends_exactly_these_headers_and_cookies(duel, production)
     client = _player(duel.seats.get(number=0).user, production)
     response = client.get(reverse("games:play", args=[duel.group.slug, duel.pk]), secure=production)
     assert response.status_code == 200
-    assert _headers(response) == _expected("Cookie, Accept-Language", production)
+    assert _headers(response) == _expected("Cookie, Accept-Language, Accept-Encoding", production)
     secure = " secure=True" if production else ""
     assert _cookies(response) == {
         "django_language": "path=/ samesite=Lax",
@@ -126,6 +126,6 @@ def test_the_play_page_sends_exactly_these_headers_and_cookies(duel, production)
 def test_the_logged_out_welcome_page_sends_exactly_these_headers_and_cookies(db, production):
     response = Client(HTTP_HOST="127.0.0.1").get(reverse("home"), secure=production)
     assert response.status_code == 200
-    assert _headers(response) == _expected("Cookie, Accept-Language", production)
+    assert _headers(response) == _expected("Cookie, Accept-Language, Accept-Encoding", production)
     secure = " secure=True" if production else ""
     assert _cookies(response) == {"csrftoken": f"path=/ samesite=Lax{secure} max-age=31449600"}

@@ -71,6 +71,7 @@ def test_melds_put_aside_one_by_one_are_laid_down_in_one_action(client, rigged):
     assert "What does the wild card stand for?" in html
     assert f'value="{ids["JK"]}:7S"' in html
     assert ">7♠<" in html  # named as players write it
+    assert 'aria-label="7 of spades"><span class="plays-as">7♠<' in html  # and in words for screen readers
     assert staged_of(game, first) == staged  # the melds put aside so far stay
 
     html = post(client, game, {"act": "stage", "cards": wild_run, "wild": f"{ids['JK']}:7S"}).content.decode()
