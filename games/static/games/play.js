@@ -20,8 +20,8 @@
 //    starts at the stock. None under prefers-reduced-motion.
 // 8. An optional tone when the turn comes to this person (off unless they turn it on; kept in this
 //    browser), made with WebAudio.
-// 9. Hand and Foot's folded rule box stays open across refreshes once opened; after the player's own
-//    move, their melds are brought out from under the dock.
+// 9. Hand and Foot's folded rule box stays open across refreshes once opened; at the start of the
+//    player's turn and after their own move, their melds are brought out from under the dock.
 (() => {
   let kept = [];
   let openPanels = null;
@@ -330,20 +330,27 @@
     nameCards();
     const fold = document.getElementById("rule-fold");
     if (fold && foldOpen) fold.open = true;
+  };
+  // Once settled: htmx gives a swapped element with a known id its new classes only then.
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!event.detail.target || event.detail.target.id !== "game") return;
     if (!wasMyTurn && myTurn() && soundOn()) tone();
+    wasMyTurn = myTurn();
     if (ownMove) showOwnMelds();
     ownMove = false;
-  };
-  // The player's own melds out from under the dock (9), without pushing them off the top of the screen.
+  });
+  // The player's own melds out from under the dock (9), as far as the piles stay on screen.
   const showOwnMelds = () => {
     const own = document.querySelector("#melds .meld-group-yours, #melds .foot-side-yours");
     const dock = document.getElementById("dock");
-    if (!own || !dock) return;
-    const box = own.getBoundingClientRect();
-    const under = box.bottom - dock.getBoundingClientRect().top;
-    if (under > 0) window.scrollBy({ top: Math.min(under + 8, Math.max(box.top - 8, 0)), behavior: "instant" });
+    const centre = document.getElementById("centre");
+    if (!own || !dock || !centre) return;
+    const under = own.getBoundingClientRect().bottom - dock.getBoundingClientRect().top + 8;
+    const by = Math.min(under, centre.getBoundingClientRect().top - 4);
+    if (under > 0 && by > 0) window.scrollBy({ top: by, behavior: "instant" });
   };
   document.addEventListener("DOMContentLoaded", () => {
+    if (myTurn()) showOwnMelds();
     const setting = document.getElementById("sound");
     const toggle = document.getElementById("sound-toggle");
     if (setting && toggle) {
