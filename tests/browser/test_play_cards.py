@@ -314,6 +314,7 @@ def test_with_cards_selected_tapping_a_meld_lays_them_off(open_as, size):
     dock = page.locator("#dock").bounding_box()
     own = page.locator("#melds .meld-group-yours").bounding_box()
     assert own["y"] + own["height"] <= dock["y"], (own, dock)
+    page.wait_for_timeout(500)  # the cards' movement over
     shot(page, f"laid-off-{size[0]}x{size[1]}")
 
 
