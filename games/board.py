@@ -291,12 +291,13 @@ def build_hand(
         key = meld["team"] if picture["teams"] else meld["owner"]
         groups.setdefault(key, []).append(_meld_item(meld, layoff_ids, fresh, buttons, wild_ids, hints))
     meld_groups = []
-    for key, melds in sorted(groups.items()):
+    own_key = None if viewer is None else (viewer % 2 if picture["teams"] else viewer)
+    for key, melds in sorted(groups.items(), key=lambda item: (item[0] != own_key, item[0])):
         if picture["teams"]:
             title = " & ".join(names[n] for n in range(state.players) if n % 2 == key)
         else:
             title = names.get(key, "")
-        meld_groups.append({"title": title, "melds": melds})
+        meld_groups.append({"title": title, "melds": melds, "yours": key == own_key})
     takes, exchanges = [], []
     for option, action in enumerate(offered):
         if action["type"] == "take_discard":
@@ -467,7 +468,8 @@ def build_foot(
         for row in picture["seats"]
     ]
     sides = []
-    for side in picture["sides"]:
+    own_first = sorted(picture["sides"], key=lambda side: side["side"] != picture["side"])
+    for side in own_first:
         yours = picture["side"] is not None and side["side"] == picture["side"]
         sides.append(
             {

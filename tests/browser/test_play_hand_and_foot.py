@@ -92,6 +92,7 @@ def test_two_people_play_a_hand_and_foot_deal_to_the_end(new_phone, browser, liv
     expect(winner.locator(f"#side-{second}").get_by_text("red book", exact=True)).to_be_visible(
         timeout=30_000
     )
+    winner.locator("#rule-fold summary").click()  # the rule box shows its first line until tapped
     expect(winner.get_by_text("You have the books to go out.")).to_be_visible(timeout=30_000)
     screenshot(mover, "handfoot-table-phone")
 

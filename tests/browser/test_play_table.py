@@ -230,7 +230,7 @@ def test_cards_are_grouped_by_a_tap_and_dragged_and_the_order_survives_a_reload(
     first, last = before[0], before[-1]
     _tap(page, int(last))
     _tap(page, int(first))
-    page.locator("#actions button[value=group]").click()
+    page.locator("#dock button[value=group]").click()
     expect(page.locator("#hand .pick").nth(1)).to_have_attribute("value", last)
     grouped = [hand.nth(i).get_attribute("value") for i in range(hand.count())]
     assert grouped == [first, last, *before[1:-1]]
