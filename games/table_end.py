@@ -115,10 +115,15 @@ def game_end(game, board_context: dict, seat) -> dict | None:
     }
 
 
+def your_turn_now(game, board_context: dict | None) -> bool:
+    """Whether the game waits on the viewer now (the tab's title and icon say so)."""
+    view = board_context["view"] if board_context else None
+    return bool(view and view["your_turn"] and not view["finished"] and game.status == "active")
+
+
 def tab_title(game, board_context: dict | None) -> str:
     """The tab's title: "(•) Your turn — Hand #12" while it is the viewer's turn, else the game's name."""
     name = f"{game.get_variant_display()} #{game.pk}"
-    view = board_context["view"] if board_context else None
-    if view and view["your_turn"] and not view["finished"] and game.status == "active":
+    if your_turn_now(game, board_context):
         return _("(•) Your turn — {game}").format(game=name)
     return name

@@ -179,6 +179,7 @@ def _context(
         context["game_end"] = table_end.game_end(game, context["board"], seat)
         context |= _staged(staged, state, viewer)
     context["tab_title"] = table_end.tab_title(game, context.get("board"))
+    context["your_turn_now"] = table_end.your_turn_now(game, context.get("board"))
     if sort:
         context["poll_url"] += f"&sort={sort}"
     return context

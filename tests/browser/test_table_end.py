@@ -256,8 +256,14 @@ def test_the_tab_title_says_when_it_is_your_turn(amira_and_badr, open_as, langua
     expected = "(•) Your turn — " if language == "en" else "(•) دورك — "
     assert page.title().startswith(expected), page.title()
     assert f"#{game.pk}" in page.title()
+    tab_icon = "link[rel=icon]"
+    assert "tab-turn-" in page.locator(tab_icon).get_attribute("href")
     other = open_as(waiter, game.get_absolute_url(), 1280, 800, language=language)
     assert "(•)" not in other.title()
+    assert "tab-turn-" not in other.locator(tab_icon).get_attribute("href")
+    icon = other.request.get(other.locator(tab_icon).get_attribute("href"))
+    assert icon.ok
+    assert icon.headers["content-type"] == "image/png"
     # The mover draws: still their turn; once they have discarded, the other tab's title says so (poll).
     state = engine.from_json(Game.objects.get(pk=game.pk).state)
     seat = state.current
@@ -269,6 +275,7 @@ def test_the_tab_title_says_when_it_is_your_turn(amira_and_badr, open_as, langua
         if state.current != seat:
             break
     expect(other).to_have_title(re.compile(r"^\(•\) "), timeout=10000)
+    expect(other.locator(tab_icon)).to_have_attribute("href", re.compile("tab-turn-32"))
 
 
 def test_the_unread_count_does_not_grow_while_the_table_is_open(amira_and_badr, open_as):

@@ -3,7 +3,8 @@
 //    form's request starts; where the browser lacks command buttons, a click opens or closes it here.
 // 2. The deal's (or game's) end (dialog.table-end[data-end-key]) once closed stays closed for this tab:
 //    the key is kept in sessionStorage and the dialog is closed again after each refresh of #game.
-// 3. The tab's title follows #game[data-title] (it says "Your turn" while it is the player's turn).
+// 3. The tab's title and icon follow #game[data-title] and [data-icon] (both say so while it is the
+//    player's turn).
 (() => {
   const STORE = "table-end-closed";
   const closedKeys = () => {
@@ -26,6 +27,8 @@
   const refresh = () => {
     const game = document.getElementById("game");
     if (game && game.dataset.title) document.title = game.dataset.title;
+    const icon = document.querySelector("link[rel=icon]");
+    if (game && game.dataset.icon && icon && icon.getAttribute("href") !== game.dataset.icon) icon.setAttribute("href", game.dataset.icon);
     const keys = closedKeys();
     for (const dialog of document.querySelectorAll("dialog.table-end[data-end-key]")) {
       if (keys.has(dialog.dataset.endKey) && dialog.open) dialog.close();
