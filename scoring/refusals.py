@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engine.errors import DomainError
-from games.engine.variants import HandAndFootVariant
 from games.engine.variants import sides as seat_sides
+from scoring.services.deal_facts import sheet_family
 
 # Engine sentence (its untranslated template) -> the same sentence naming the player; the names of its
 # parameters are the engine's, ``name`` is the player's (or a side's) name. Only the sentences a sheet
@@ -126,7 +126,7 @@ def _where(
     the engine's parameters to say instead (one player's own figure where the engine saw the side's
     sum)."""
     names = [player.display_name for player in players]
-    if error.side is not None and isinstance(variant, HandAndFootVariant):
+    if error.side is not None and sheet_family(variant.slug).by_sides:
         sides = seat_sides(len(players), variant.teams)
         if not 0 <= error.side < len(sides):
             return None, None, {}
