@@ -220,7 +220,7 @@ def pages(game, amira) -> list[tuple[str, int, int]]:
 
     from games import engine
     from games.views import poll_token
-    from scoring import services as scoring_services
+    from scoring.services import sheets as scoring_services
 
     client = Client(HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     client.force_login(amira)

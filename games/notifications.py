@@ -761,9 +761,9 @@ def opened(user, game: Game) -> int:
 
 def seen(user_id: int, game_id: int) -> int:
     """The game's table, in view, shows what its notifications tell (a turn that began, a player who
-    left...): they are read, so the header counts only what the player has not seen. Returns the
-    person's unread count."""
-    outbox.mark_read(user_id, topic=topic(game_id))
+    left...): they are read, so the header counts only what the player has not seen; table talk stays
+    unread until its panel is open (chat_read). Returns the person's unread count."""
+    outbox.mark_read(user_id, topic=topic(game_id), but_kind=CHAT)
     return notifications.unread_count_of(user_id)
 
 

@@ -188,10 +188,15 @@ def notify_many(rows: list[dict], *, now: datetime.datetime | None = None) -> li
 
 
 def mark_read(
-    user, notification_id: int | None = None, *, topic: str | None = None, kind: str | None = None
+    user,
+    notification_id: int | None = None,
+    *,
+    topic: str | None = None,
+    kind: str | None = None,
+    but_kind: str | None = None,
 ) -> int:
-    """Mark one notification of ``user`` read, or all about ``topic`` (of ``kind`` only, if given), or
-    (none of these) all of them."""
+    """Mark one notification of ``user`` read, or all about ``topic`` (of ``kind`` only, or all but
+    ``but_kind``, if given), or (none of these) all of them."""
     rows = Notification.objects.filter(user=user, read_at__isnull=True)
     if notification_id is not None:
         rows = rows.filter(pk=notification_id)
@@ -199,6 +204,8 @@ def mark_read(
         rows = rows.filter(topic=topic)
     if kind is not None:
         rows = rows.filter(kind=kind)
+    if but_kind is not None:
+        rows = rows.exclude(kind=but_kind)
     return rows.update(read_at=timezone.now())
 
 

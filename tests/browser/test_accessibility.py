@@ -7,8 +7,10 @@ the play pages go to test-artifacts/."""
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import GameStatus
+from games.services import playing, seating
+from scoring.services.deals import add_deal
 from tests.browser.axe import require_axe, violations
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.scoring.conftest import hand, make_sheet
@@ -18,15 +20,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def _played(group, amira, variant, seed, until):
     """A game Amira against a bot, played by both (Amira with the bot's choices) until ``until(state)``."""
-    game = services.create_game(
-        group=group, created_by=amira, variant=variant, options={}, seats=[amira, services.BOT], seed=seed
+    game = seating.create_game(
+        group=group, created_by=amira, variant=variant, options={}, seats=[amira, seating.BOT], seed=seed
     )
     for _ in range(3000):
         game.refresh_from_db()
         state = engine.from_json(game.state)
         if game.status == GameStatus.FINISHED or until(state):
             return game
-        services.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
+        playing.play(game_id=game.pk, user=amira, version=game.version, action=engine.bot_action(state, 0))
     raise AssertionError(f"{variant} never reached the wanted position")
 
 
@@ -64,9 +66,7 @@ def site():
     sheet = make_sheet(group, amira, "classic", [amira, badr, "Layla"], title="Thursday")
     for deal in range(3):
         held = [None if seat == deal else 10 + 7 * seat for seat in range(3)]
-        from scoring import services as scoring
-
-        scoring.add_deal(sheet, by=amira, facts=hand(deal, [True] * 3, held))
+        add_deal(sheet, by=amira, facts=hand(deal, [True] * 3, held))
     pages["score sheet"] = sheet.get_absolute_url()
     return amira, pages
 

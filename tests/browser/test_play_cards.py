@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games import engine, services
+from games import engine
 from games.engine.deal import DRAW, PLAY, TableMeld, Turn
 from games.engine.handfoot_deal import FootMeld
 from games.engine.melds import MeldRules, Wilds, make_meld
 from games.engine.variants import HAND_VARIANTS
 from games.models import Game
+from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
 
@@ -50,12 +51,12 @@ def _game(variant: str, human: bool):
     """Amira against a bot, or (``human``) against Badr, who leaves the table as Amira's move left it."""
     group = PlayerGroupFactory(name="Friday Hand", slug=f"friday-{variant}")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    other = MembershipFactory(group=group, user__display_name="Badr").user if human else services.BOT
-    game = services.create_game(
+    other = MembershipFactory(group=group, user__display_name="Badr").user if human else seating.BOT
+    game = seating.create_game(
         group=group, created_by=amira, variant=variant, options={}, seats=[amira, other], seed=5
     )
     if human:
-        services.accept_seat(game_id=game.pk, user=other)
+        seating.accept_seat(game_id=game.pk, user=other)
     return amira, Game.objects.get(pk=game.pk)
 
 
@@ -433,12 +434,10 @@ def badr_to_play(amira_and_badr):
         assert state.deal.current == 1
         version = current.version
         if len(state.deal.hands[1]) == 14:  # dealt 15, the first player does not draw
-            state = services.play(game_id=game.pk, user=badr, version=version, action={"type": "draw"}).state
+            state = playing.play(game_id=game.pk, user=badr, version=version, action={"type": "draw"}).state
             version = state.version
         card = state.deal.hands[1][0]
-        services.play(
-            game_id=game.pk, user=badr, version=version, action={"type": "discard", "card": card.id}
-        )
+        playing.play(game_id=game.pk, user=badr, version=version, action={"type": "discard", "card": card.id})
 
     return amira, game, badr_plays
 

@@ -8,8 +8,9 @@ Screenshots go to test-artifacts/."""
 import pytest
 from playwright.sync_api import expect
 
-from games import engine, services
+from games import engine
 from games.models import Game
+from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
 
@@ -45,8 +46,8 @@ def _rig(game, *, current, phase, stock=None):
 def against_bot():
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=5
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=5
     )
     _rig(game, current=0, phase=engine.DRAW)
     return amira, Game.objects.get(pk=game.pk)
@@ -119,10 +120,10 @@ def two_players():
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
     badr = MembershipFactory(group=group, user__display_name="Badr").user
-    game = services.create_game(
+    game = seating.create_game(
         group=group, created_by=amira, variant="classic", options={}, seats=[amira, badr], seed=5
     )
-    services.accept_seat(game_id=game.pk, user=badr)
+    seating.accept_seat(game_id=game.pk, user=badr)
     _rig(game, current=0, phase=engine.DRAW, stock="5D")
     return amira, badr, Game.objects.get(pk=game.pk)
 
@@ -143,7 +144,7 @@ def test_the_live_region_reads_the_other_players_moves_as_a_poll_brings_them_and
         if action is None:
             drawn = next(c for c in state.deal.hands[0] if c.face == "5D")
             action = {"type": "discard", "card": drawn.id}
-        services.play(game_id=game.pk, user=amira, version=game.version, action=action)
+        playing.play(game_id=game.pk, user=amira, version=game.version, action=action)
     expect(page.locator("#turn.your-turn")).to_be_visible(timeout=15_000)  # the poll brought it
     said = page.locator("#announcer")
     if language == "en":

@@ -7,9 +7,10 @@ import re
 import pytest
 from django.test import Client
 
-from games import engine, services
+from games import engine
 from games.engine.deal import Turn
 from games.models import Game
+from games.services import seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
 
@@ -24,8 +25,8 @@ def opened():
     """classic, Amira to play (play phase), opened with 7♥-10♥ and 5♠ 6♠ 🃏 (the joker as 7♠)."""
     group = PlayerGroupFactory(name="Friday Hand", slug="friday-hand")
     amira = MembershipFactory(group=group, user__display_name="Amira").user
-    game = services.create_game(
-        group=group, created_by=amira, variant="classic", options={}, seats=[amira, services.BOT], seed=5
+    game = seating.create_game(
+        group=group, created_by=amira, variant="classic", options={}, seats=[amira, seating.BOT], seed=5
     )
     game = Game.objects.get(pk=game.pk)
     state = engine.from_json(game.state)

@@ -5,7 +5,8 @@ nothing, and the unchanged poll stays one query between its presence writes."""
 from django.urls import reverse
 
 from games import engine
-from games.services import playing
+from games.chat import ChatRequest
+from games.services import playing, talk
 from games.views import poll_token
 from handsite.models import Notification
 
@@ -42,6 +43,18 @@ def test_a_poll_in_view_reads_the_turn_it_shows_and_the_header_counts_none(clien
     assert "Your turn." in html
     assert _unread(watcher) == 0
     assert 'id="unread-badge" hx-swap-oob="true"></span>' in html
+
+
+def test_a_poll_in_view_leaves_table_talk_unread_until_its_panel_is_opened(client, duel):
+    watcher = _turn_passes_to_the_watcher(duel)
+    speaker = next(s.user for s in duel.seats.all() if s.user != watcher)
+    talk.chat(
+        game_id=duel.pk, group_slug=duel.group.slug, user=speaker, request=ChatRequest("post", "Your go")
+    )
+    client.force_login(watcher)
+    _poll(client, duel, duel.revision, watcher, seen="1")
+    assert _unread_turns(watcher) == 0
+    assert Notification.objects.filter(user=watcher, read_at__isnull=True, kind="chat").count() == 1
 
 
 def test_a_poll_out_of_view_leaves_the_turn_unread(client, duel):
