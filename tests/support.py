@@ -194,3 +194,16 @@ def removing_new_redis_keys(url: str | None):
             made = [key for key in (redis_keys(url) or set()) - before if not key.startswith(b"test-")]
             if made:
                 redis.Redis.from_url(url, socket_timeout=2).delete(*made)
+
+
+def wait_until_true(page, expression: str, timeout: float = 10.0) -> None:
+    """Wait until ``expression`` (JavaScript) is true in ``page``. Playwright's wait_for_function polls
+    with a function built from a string inside the page, which the site's Content-Security-Policy
+    (no 'unsafe-eval') refuses whenever the first check is false; each check here is an evaluate."""
+    import time
+
+    stop = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > stop:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(100)

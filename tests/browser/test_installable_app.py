@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from handsite.push.models import PushSubscription
 from tests.factories import UserFactory
+from tests.support import wait_until_true
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,7 @@ def _controlled(page) -> None:
     assert scope.endswith("/")
     assert scope.count("/") == 3  # http://host:port/ : the whole site
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until_true(page, "navigator.serviceWorker.controller !== null")
 
 
 def test_offline_a_page_shows_the_offline_page_in_arabic(open_as, live_server):

@@ -25,6 +25,7 @@ from games.models import Game
 from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
+from tests.support import wait_until_true
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -384,7 +385,7 @@ def test_a_move_moves_the_cards_through_a_view_transition(open_as):
     before = {int(box.get_attribute("value")) for box in page.locator("#hand .pick").all()}
     page.locator("#centre .pile-stock").tap()
     expect(page.locator("#hand .pick")).to_have_count(16)
-    page.wait_for_function("() => window.transitions.ran + window.transitions.skipped >= 1")
+    wait_until_true(page, "window.transitions.ran + window.transitions.skipped >= 1")
     counts = page.evaluate("window.transitions")
     assert counts["started"] == 1, counts
     assert counts["ran"] == 1, counts
@@ -395,7 +396,7 @@ def test_a_move_moves_the_cards_through_a_view_transition(open_as):
     select(page, [three])
     page.locator("#centre .pile-discard").tap()
     expect(page.locator("#centre .pile-discard").locator(f"[data-card='{three}']")).to_be_visible()
-    page.wait_for_function("() => window.transitions.ran + window.transitions.skipped >= 2")
+    wait_until_true(page, "window.transitions.ran + window.transitions.skipped >= 2")
     counts = page.evaluate("window.transitions")
     assert counts["skipped"] == 0, counts
     assert f"::view-transition-group(card-{three})" in counts["groups"], counts  # from the hand to the pile
@@ -468,7 +469,7 @@ def test_the_sound_setting_plays_a_tone_when_the_turn_comes_and_is_remembered(op
     assert page.evaluate("localStorage.getItem('handsite.play.sound')") == "on"
     badr_plays()
     expect(page.locator("#turn.your-turn")).to_be_visible(timeout=15_000)
-    page.wait_for_function("() => window.tones === 2")
+    wait_until_true(page, "window.tones === 2")
     page.reload()
     expect(page.locator("#sound-toggle")).to_be_checked()
     shot(page, "sound-setting-360-ar")

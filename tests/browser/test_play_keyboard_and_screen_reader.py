@@ -13,6 +13,7 @@ from games.models import Game
 from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
+from tests.support import wait_until_true
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -87,7 +88,7 @@ def test_a_draw_and_discard_turn_takes_ten_keys_at_most_and_the_focus_never_fall
     press("Enter")  # discard: the bot plays, and it is Amira's turn again
     expect(page.locator("#hand .pick")).to_have_count(15)
     expect(page.locator(f"#pick-{drawn}")).to_have_count(0)
-    page.wait_for_function("document.activeElement !== document.body")
+    wait_until_true(page, "document.activeElement !== document.body")
     assert page.evaluate(FOCUSED) != "body"
     assert len(keys) <= 10, keys
     expect(page.locator("#announcer")).not_to_be_empty()

@@ -13,6 +13,7 @@ from scoring.models import Deal
 from scoring.services.deals import add_deal
 from scoring.services.state import sheet_state
 from tests.scoring.conftest import hand, make_sheet
+from tests.support import wait_until_true
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +26,7 @@ def _controlled_with_kept_pages(page, group, sheet):
     """The worker controls the sheet page, and the page has kept itself and its deal form for offline."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until_true(page, "navigator.serviceWorker.controller !== null")
     form = _sheet_url(group, sheet) + "deals/new/"
     for _ in range(50):
         if page.evaluate(f'caches.open("kept-pages").then((c) => c.match("{form}")).then(Boolean)'):
