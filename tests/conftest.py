@@ -68,6 +68,16 @@ def _celery_runs_tasks_in_process():
     celery_app.conf.task_always_eager = False
 
 
+def _redis_prefixes(caches: dict) -> set[tuple[str, str]]:
+    """(location, key prefix) of each cache on Redis under a test's own prefix."""
+    return {
+        (str(config["LOCATION"]), str(config["KEY_PREFIX"]))
+        for config in caches.values()
+        if str(config.get("LOCATION", "")).startswith(("redis://", "rediss://", "unix://"))
+        and str(config.get("KEY_PREFIX", "")).startswith("test-")
+    }
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(settings):
     """allauth's rate limits live in the cache (and with Redis, sessions and users in the "auth" one);
@@ -75,15 +85,16 @@ def _fresh_cache(settings):
     test workers."""
     prefix = f"test-{uuid.uuid4().hex}"
     settings.CACHES = {alias: {**config, "KEY_PREFIX": prefix} for alias, config in settings.CACHES.items()}
+    used = _redis_prefixes(settings.CACHES)
     yield
     if "locmem" in settings.CACHES["default"]["BACKEND"]:
         cache.clear()
-    # A test's keys in Redis (its own prefix, or one a test set with tests.support.caches_on_redis)
-    # are deleted with it, so the run leaves none behind.
-    for config in settings.CACHES.values():
-        if "Redis" in config["BACKEND"] and str(config.get("KEY_PREFIX", "")).startswith("test-"):
-            delete_redis_keys(config["LOCATION"], f"{config['KEY_PREFIX']}:*")
-            _REDIS_PREFIXES_USED.add((config["LOCATION"], config["KEY_PREFIX"]))
+    # A test's keys in Redis (its own prefix, kept even where the test gave a cache another one, and any
+    # other it set with tests.support.caches_on_redis) are deleted with it, so the run leaves none behind.
+    used |= _redis_prefixes(settings.CACHES)
+    for location, key_prefix in used:
+        delete_redis_keys(location, f"{key_prefix}:*")
+    _REDIS_PREFIXES_USED.update(used)
 
 
 @pytest.fixture

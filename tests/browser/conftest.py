@@ -1,7 +1,10 @@
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from django.core.signals import request_finished, request_started
 
 from tests.support import ROOT, require_service
 
@@ -61,6 +64,41 @@ def browser():
         browser.new_page = watched_page
         yield browser
         browser.close()
+
+
+class _RequestsInFlight:
+    """How many requests the live server is answering now (Django's request signals, in its threads)."""
+
+    def __init__(self):
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **_kwargs):
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **_kwargs):
+        with self.lock:
+            self.count = max(0, self.count - 1)
+
+    def wait_until_none(self, timeout: float = 5.0) -> None:
+        stop = time.monotonic() + timeout
+        while self.count and time.monotonic() < stop:
+            time.sleep(0.02)
+
+
+IN_FLIGHT = _RequestsInFlight()
+request_started.connect(IN_FLIGHT.started, dispatch_uid="browser-tests-in-flight-started")
+request_finished.connect(IN_FLIGHT.finished, dispatch_uid="browser-tests-in-flight-finished")
+
+
+@pytest.fixture(autouse=True)
+def _server_idle_before_the_database_is_emptied():
+    """A request a closed page left in flight still runs in the live server; emptying the database under
+    it (the flush after each browser test) could deadlock on PostgreSQL. Each test ends once the server
+    has answered what it was given (its pages are closed by then), or after 5 s."""
+    yield
+    IN_FLIGHT.wait_until_none()
 
 
 @pytest.fixture(autouse=True)
