@@ -10,6 +10,7 @@ from games.models import Game
 from games.services import playing, seating
 from tests.factories import MembershipFactory, PlayerGroupFactory
 from tests.rigging import Deck
+from tests.support import wait_until_true
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -235,7 +236,9 @@ def test_cards_are_grouped_by_a_tap_and_dragged_and_the_order_survives_a_reload(
     grouped = [hand.nth(i).get_attribute("value") for i in range(hand.count())]
     assert grouped == [first, last, *before[1:-1]]
 
-    # drag the first card past the third one
+    # drag the first card past the third one, once the regrouping's view transition is over (while it
+    # runs, the page's pointer events go to the transition's overlay)
+    wait_until_true(page, "document.getAnimations().length === 0")
     box = page.locator(f"label[for=pick-{first}]").bounding_box()
     target = page.locator(f"label[for=pick-{grouped[2]}]").bounding_box()
     page.mouse.move(box["x"] + 8, box["y"] + 20)
