@@ -67,23 +67,30 @@ def browser():
 
 
 class _RequestsInFlight:
-    """How many requests the live server is answering now (Django's request signals, in its threads)."""
+    """The live server's threads answering a request now (Django's request signals, in those threads).
+    A thread whose answer was cut off (its page closed) may never send request_finished: it counts until
+    it ends."""
 
     def __init__(self):
-        self.count = 0
+        self.threads: set[threading.Thread] = set()
         self.lock = threading.Lock()
 
     def started(self, **_kwargs):
         with self.lock:
-            self.count += 1
+            self.threads.add(threading.current_thread())
 
     def finished(self, **_kwargs):
         with self.lock:
-            self.count = max(0, self.count - 1)
+            self.threads.discard(threading.current_thread())
+
+    def busy(self) -> bool:
+        with self.lock:
+            self.threads = {thread for thread in self.threads if thread.is_alive()}
+            return bool(self.threads - {threading.current_thread()})
 
     def wait_until_none(self, timeout: float = 5.0) -> None:
         stop = time.monotonic() + timeout
-        while self.count and time.monotonic() < stop:
+        while self.busy() and time.monotonic() < stop:
             time.sleep(0.02)
 
 
